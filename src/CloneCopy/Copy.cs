@@ -1,0 +1,115 @@
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using CloneCopy.Engine;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>
+/// A drop-in for MSBuild's Copy task that clones files on filesystems that can. Same parameters, outputs,
+/// defaults, validation, messages and codes; the bytes go through CloneCopy's transfer engine.
+/// </summary>
+public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
+{
+    private readonly CancellationTokenSource _cancellation = new();
+
+    public Copy()
+    {
+        UseSymboliclinksIfPossible = CopyEscapeHatches.FromEnvironment().UseSymbolicLinksByDefault;
+    }
+
+    public ITaskItem[]? SourceFiles { get; set; }
+
+    public ITaskItem[]? SourceFolders { get; set; }
+
+    public ITaskItem? DestinationFolder { get; set; }
+
+    [Output]
+    public ITaskItem[]? DestinationFiles { get; set; }
+
+    [Output]
+    public ITaskItem[]? CopiedFiles { get; private set; }
+
+    [Output]
+    public bool WroteAtLeastOneFile { get; private set; }
+
+    public int Retries { get; set; } = 10;
+
+    public int RetryDelayMilliseconds { get; set; } = 1000;
+
+    public bool UseHardlinksIfPossible { get; set; }
+
+    public bool UseSymboliclinksIfPossible { get; set; }
+
+    public bool ErrorIfLinkFails { get; set; }
+
+    public bool SkipUnchangedFiles { get; set; }
+
+    public bool OverwriteReadOnlyFiles { get; set; }
+
+    public bool FailIfNotIncremental { get; set; }
+
+    /// <summary>Where the bytes go; tests put a fake here.</summary>
+    internal IFileTransfer Transfer { get; set; } = FileTransferFactory.Shared;
+
+    public void Cancel() => _cancellation.Cancel();
+
+    public override bool Execute()
+    {
+        if ((SourceFiles is null || SourceFiles.Length == 0) && (SourceFolders is null || SourceFolders.Length == 0))
+        {
+            DestinationFiles = [];
+            CopiedFiles = [];
+            return true;
+        }
+
+        if (!CopyParameterValidator.Validate(Log, this))
+        {
+            return false;
+        }
+
+        CopyEscapeHatches hatches = CopyEscapeHatches.FromEnvironment();
+        List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles);
+        DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
+
+        var copier = new PairCopier(Log, CreateOptions(hatches), Transfer, _cancellation.Token);
+        PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, copier.Copy, _cancellation.Token);
+
+        var copied = new List<ITaskItem>(pairs.Count);
+        var summary = new CopySummary();
+        bool success = true;
+        foreach (CopyPair pair in pairs)
+        {
+            PairOutcome outcome = outcomes[pair.Index];
+            summary.Add(outcome);
+            if (!outcome.Succeeded)
+            {
+                success = false;
+                continue;
+            }
+
+            pair.MetadataSource.CopyMetadataTo(pair.Destination);
+            copied.Add(pair.Destination);
+            WroteAtLeastOneFile |= outcome.Wrote;
+        }
+
+        CopiedFiles = copied.ToArray();
+        summary.Log(Log);
+        return success && !Log.HasLoggedErrors;
+    }
+
+    private CopyOptions CreateOptions(CopyEscapeHatches hatches) => new(hatches)
+    {
+        Retries = Retries,
+        RetryDelayMilliseconds = RetryDelayMilliseconds,
+        UseHardLinks = UseHardlinksIfPossible,
+        UseSymbolicLinks = UseSymboliclinksIfPossible,
+        ErrorIfLinkFails = ErrorIfLinkFails,
+        SkipUnchangedFiles = SkipUnchangedFiles,
+        OverwriteReadOnlyFiles = OverwriteReadOnlyFiles || hatches.AlwaysOverwriteReadOnlyFiles,
+        FailIfNotIncremental = FailIfNotIncremental,
+        DestinationFolder = DestinationFolder?.ItemSpec,
+    };
+}

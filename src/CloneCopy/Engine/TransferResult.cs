@@ -1,0 +1,55 @@
+namespace CloneCopy.Engine;
+
+/// <summary>How the bytes of one file reached its destination.</summary>
+internal enum TransferMethod
+{
+    /// <summary>The destination shares the source's extents (FICLONE, clonefile, block clone).</summary>
+    Cloned,
+
+    /// <summary>The kernel copied the data (copy_file_range); it may have shared extents, we cannot tell.</summary>
+    KernelCopied,
+
+    /// <summary>The data went through a user-space buffer (or the platform's own File.Copy).</summary>
+    Copied,
+}
+
+/// <summary>Why a transfer was not a clone. <see cref="None"/> when it was.</summary>
+internal enum NotClonedReason
+{
+    None,
+
+    /// <summary>An empty source: there is nothing to share, and an attempt proves nothing.</summary>
+    EmptyFile,
+
+    /// <summary>The filesystem holding the files cannot clone (ext4, tmpfs, XFS without reflink...).</summary>
+    FilesystemCannotClone,
+
+    /// <summary>Source and destination live on different filesystems or volumes.</summary>
+    DifferentVolumes,
+
+    /// <summary>The clone was refused for this file only, or only for now (EAGAIN, EPERM, EINVAL...).</summary>
+    RefusedForThisFile,
+
+    /// <summary>This platform build has no clone path; the platform's own copy ran.</summary>
+    NoClonePathOnPlatform,
+}
+
+/// <summary>The outcome of copying one file's content and metadata.</summary>
+internal readonly struct TransferResult
+{
+    public TransferResult(TransferMethod method, NotClonedReason reason, long bytes)
+    {
+        Method = method;
+        Reason = reason;
+        Bytes = bytes;
+    }
+
+    public TransferMethod Method { get; }
+
+    public NotClonedReason Reason { get; }
+
+    /// <summary>Length of the file that was transferred.</summary>
+    public long Bytes { get; }
+
+    public static TransferResult Cloned(long bytes) => new(TransferMethod.Cloned, NotClonedReason.None, bytes);
+}

@@ -1,0 +1,288 @@
+#if NET
+using System;
+using System.Buffers;
+using System.IO;
+using System.Threading;
+using CloneCopy.Engine;
+
+namespace CloneCopy.Platform.Linux;
+
+/// <summary>
+/// The Linux transfer chain: FICLONE, then copy_file_range, then a buffered copy; then the source's mode,
+/// access time and last-write time, as .NET's File.Copy leaves them. One open and one statx per file,
+/// on each side, and nothing else when the clone succeeds.
+/// </summary>
+internal sealed unsafe class LinuxFileTransfer : IFileTransfer
+{
+    private const int BufferSize = 1024 * 1024;
+
+    /// <summary>copy_file_range moves at most about 2 GiB per call; ask for 1 GiB at a time.</summary>
+    private const long KernelCopyChunk = 1L << 30;
+
+    private readonly CloneCapabilityCache _cache;
+    private readonly CloneCapabilityCache _kernelCopyCache = new();
+
+    public LinuxFileTransfer(CloneCapabilityCache cache) => _cache = cache;
+
+    /// <summary>The verdicts learnt so far; tests and diagnostics read it.</summary>
+    public CloneCapabilityCache Capabilities => _cache;
+
+    /// <summary>True when libc answers: a musl or an exotic runtime falls back to File.Copy instead.</summary>
+    public static bool IsUsable()
+    {
+        try
+        {
+            return LibC.Statx(LibC.AT_FDCWD, "/", 0, LibC.STATX_BASIC_STATS, out _) == 0;
+        }
+        catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
+        {
+            return false;
+        }
+    }
+
+    public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        int source = OpenOrThrow(sourcePath, LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
+        try
+        {
+            StatOrThrow(source, sourcePath, out LibC.StatxBuffer sourceStat);
+            if (sourceStat.IsDirectory)
+            {
+                throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied: it is a directory.");
+            }
+
+            uint mode = sourceStat.Mode & LibC.PermissionBits;
+            int destination = OpenOrThrow(destinationPath, LibC.O_WRONLY | LibC.O_CREAT | LibC.O_TRUNC | LibC.O_CLOEXEC, mode);
+            try
+            {
+                TransferResult result = TransferContent(source, in sourceStat, destination, destinationPath, cancellationToken);
+                CopyMetadata(destination, destinationPath, in sourceStat);
+                return result;
+            }
+            finally
+            {
+                LibC.Close(destination);
+            }
+        }
+        finally
+        {
+            LibC.Close(source);
+        }
+    }
+
+    private TransferResult TransferContent(int source, in LibC.StatxBuffer sourceStat, int destination, string destinationPath, CancellationToken cancellationToken)
+    {
+        long length = (long)sourceStat.Size;
+        if (length == 0)
+        {
+            // .NET skips the clone for empty files too: there is nothing to share and the answer proves nothing.
+            return new TransferResult(TransferMethod.Copied, NotClonedReason.EmptyFile, 0);
+        }
+
+        StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
+        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
+
+        NotClonedReason reason = TryClone(source, destination, destinationPath, volumes);
+        if (reason == NotClonedReason.None)
+        {
+            return TransferResult.Cloned(length);
+        }
+
+        if (!_kernelCopyCache.IsKnownImpossible(volumes, out _) && TryKernelCopy(source, destination, destinationPath, length, volumes, cancellationToken))
+        {
+            return new TransferResult(TransferMethod.KernelCopied, reason, length);
+        }
+
+        BufferedCopy(source, destination, destinationPath, length, cancellationToken);
+        return new TransferResult(TransferMethod.Copied, reason, length);
+    }
+
+    /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
+    private NotClonedReason TryClone(int source, int destination, string destinationPath, VolumePair volumes)
+    {
+        if (_cache.IsKnownImpossible(volumes, out NotClonedReason known))
+        {
+            return known;
+        }
+
+        _cache.CountAttempt();
+        if (LibC.Ioctl(destination, LibC.FICLONE, source) == 0)
+        {
+            return NotClonedReason.None;
+        }
+
+        int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+        CloneFailure failure = LinuxErrors.ClassifyCloneError(errno);
+        switch (failure.Kind)
+        {
+            case CloneFailureKind.RealError:
+                throw LinuxErrors.ToException(errno, destinationPath);
+            case CloneFailureKind.ImpossibleHere:
+                _cache.RememberImpossible(volumes, failure.Reason);
+                break;
+        }
+
+        return failure.Reason;
+    }
+
+    /// <summary>Copies in the kernel; false when copy_file_range cannot serve this pair (nothing written yet).</summary>
+    private bool TryKernelCopy(int source, int destination, string destinationPath, long length, VolumePair volumes, CancellationToken cancellationToken)
+    {
+        long sourceOffset = 0;
+        long destinationOffset = 0;
+        while (sourceOffset < length)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            nint copied = LibC.CopyFileRange(source, &sourceOffset, destination, &destinationOffset, (nuint)Math.Min(KernelCopyChunk, length - sourceOffset), 0);
+            if (copied > 0)
+            {
+                continue;
+            }
+
+            if (copied == 0)
+            {
+                break; // the source shrank under us: keep what the kernel gave, as a read loop would
+            }
+
+            int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+            if (errno == LinuxErrors.EINTR)
+            {
+                continue;
+            }
+
+            if (sourceOffset == 0 && LinuxErrors.KernelCopyUnavailable(errno))
+            {
+                if (errno is LinuxErrors.EXDEV or LinuxErrors.EOPNOTSUPP or LinuxErrors.ENOSYS)
+                {
+                    _kernelCopyCache.RememberImpossible(volumes, NotClonedReason.FilesystemCannotClone);
+                }
+
+                return false;
+            }
+
+            throw LinuxErrors.ToException(errno, destinationPath);
+        }
+
+        return true;
+    }
+
+    private static void BufferedCopy(int source, int destination, string destinationPath, long length, CancellationToken cancellationToken)
+    {
+        // Reserve the blocks first: fewer extents, and ENOSPC before we write rather than half-way.
+        if (LibC.FAllocate(destination, 0, 0, length) != 0)
+        {
+            int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+            if (errno is LinuxErrors.ENOSPC or LinuxErrors.EDQUOT or LinuxErrors.EIO)
+            {
+                throw LinuxErrors.ToException(errno, destinationPath);
+            }
+        }
+
+        byte[] buffer = ArrayPool<byte>.Shared.Rent((int)Math.Min(BufferSize, Math.Max(length, 4096)));
+        long written = 0;
+        try
+        {
+            fixed (byte* start = buffer)
+            {
+                while (true)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    nint read = LibC.Read(source, start, (nuint)buffer.Length);
+                    if (read < 0)
+                    {
+                        int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+                        if (errno == LinuxErrors.EINTR)
+                        {
+                            continue;
+                        }
+
+                        throw LinuxErrors.ToException(errno, destinationPath);
+                    }
+
+                    if (read == 0)
+                    {
+                        break;
+                    }
+
+                    WriteAll(destination, destinationPath, start, read);
+                    written += read;
+                }
+            }
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+
+        if (written < length)
+        {
+            // The source shrank while we read it; drop the preallocated tail so the size is what we wrote.
+            LibC.FTruncate(destination, written);
+        }
+    }
+
+    private static void WriteAll(int destination, string destinationPath, byte* data, nint count)
+    {
+        while (count > 0)
+        {
+            nint done = LibC.Write(destination, data, (nuint)count);
+            if (done < 0)
+            {
+                int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
+                if (errno == LinuxErrors.EINTR)
+                {
+                    continue;
+                }
+
+                throw LinuxErrors.ToException(errno, destinationPath);
+            }
+
+            data += done;
+            count -= done;
+        }
+    }
+
+    /// <summary>Mode, then access and last-write times: last, so only a complete file carries the source's timestamp.</summary>
+    private static void CopyMetadata(int destination, string destinationPath, in LibC.StatxBuffer sourceStat)
+    {
+        if (LibC.FChmod(destination, sourceStat.Mode & LibC.PermissionBits) != 0)
+        {
+            // File.Copy ignores a failed chmod too (a filesystem without modes, such as vfat).
+        }
+
+        LibC.Timespec* times = stackalloc LibC.Timespec[2];
+        times[0] = new LibC.Timespec { Seconds = sourceStat.AccessTime.Seconds, Nanoseconds = sourceStat.AccessTime.Nanoseconds };
+        times[1] = new LibC.Timespec { Seconds = sourceStat.ModificationTime.Seconds, Nanoseconds = sourceStat.ModificationTime.Nanoseconds };
+        if (LibC.FUtimens(destination, times) != 0)
+        {
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+        }
+    }
+
+    private static int OpenOrThrow(string path, int flags, uint mode)
+    {
+        int fd;
+        do
+        {
+            fd = LibC.Open(path, flags, mode);
+        }
+        while (fd < 0 && System.Runtime.InteropServices.Marshal.GetLastPInvokeError() == LinuxErrors.EINTR);
+
+        if (fd < 0)
+        {
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path);
+        }
+
+        return fd;
+    }
+
+    private static void StatOrThrow(int fd, string path, out LibC.StatxBuffer buffer)
+    {
+        if (LibC.Statx(fd, string.Empty, LibC.AT_EMPTY_PATH, LibC.STATX_BASIC_STATS, out buffer) != 0)
+        {
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path);
+        }
+    }
+}
+#endif

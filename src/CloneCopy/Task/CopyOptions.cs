@@ -1,0 +1,28 @@
+namespace CloneCopy;
+
+/// <summary>The task's per-file switches after environment overrides, fixed for one Execute.</summary>
+internal sealed class CopyOptions
+{
+    public CopyOptions(CopyEscapeHatches escapeHatches) => EscapeHatches = escapeHatches;
+
+    public int Retries { get; init; }
+
+    public int RetryDelayMilliseconds { get; init; }
+
+    public bool UseHardLinks { get; init; }
+
+    public bool UseSymbolicLinks { get; init; }
+
+    public bool ErrorIfLinkFails { get; init; }
+
+    public bool SkipUnchangedFiles { get; init; }
+
+    public bool OverwriteReadOnlyFiles { get; init; }
+
+    public bool FailIfNotIncremental { get; init; }
+
+    /// <summary>DestinationFolder's item spec, or null; a failure to create it because a file is in the way is not retried.</summary>
+    public string? DestinationFolder { get; init; }
+
+    public CopyEscapeHatches EscapeHatches { get; }
+}

@@ -1,0 +1,27 @@
+using Microsoft.Build.Framework;
+
+namespace CloneCopy;
+
+/// <summary>One source file and the destination it must reach, in the order the user gave them.</summary>
+internal sealed class CopyPair
+{
+    public CopyPair(int index, ITaskItem metadataSource, string sourceSpec, ITaskItem destination)
+    {
+        Index = index;
+        MetadataSource = metadataSource;
+        SourceSpec = sourceSpec;
+        Destination = destination;
+    }
+
+    public int Index { get; }
+
+    /// <summary>The item whose metadata the destination item receives: the source file, or its SourceFolders item.</summary>
+    public ITaskItem MetadataSource { get; }
+
+    /// <summary>The source path as the user wrote it (unescaped); messages quote it.</summary>
+    public string SourceSpec { get; }
+
+    public ITaskItem Destination { get; }
+
+    public string DestinationSpec => Destination.ItemSpec;
+}

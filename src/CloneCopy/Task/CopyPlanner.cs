@@ -1,0 +1,52 @@
+using System.Collections.Generic;
+using System.IO;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>
+/// Expands SourceFiles, SourceFolders and DestinationFolder / DestinationFiles into ordered pairs, and the
+/// DestinationFiles output. Source files come first, then each source folder's files.
+/// </summary>
+internal static class CopyPlanner
+{
+    public static List<CopyPair> Plan(ITaskItem[]? sourceFiles, ITaskItem[]? sourceFolders, ITaskItem? destinationFolder, ITaskItem[]? destinationFiles)
+    {
+        var pairs = new List<CopyPair>();
+        sourceFiles ??= [];
+
+        if (destinationFolder is null)
+        {
+            // Validation guaranteed DestinationFiles has one item per source and no SourceFolders.
+            for (int i = 0; i < sourceFiles.Length; i++)
+            {
+                pairs.Add(new CopyPair(pairs.Count, sourceFiles[i], sourceFiles[i].ItemSpec, destinationFiles![i]));
+            }
+
+            return pairs;
+        }
+
+        string folder = destinationFolder.ItemSpec;
+        foreach (ITaskItem source in sourceFiles)
+        {
+            var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, Path.GetFileName(source.ItemSpec))));
+            source.CopyMetadataTo(destination);
+            pairs.Add(new CopyPair(pairs.Count, source, source.ItemSpec, destination));
+        }
+
+        foreach (ITaskItem sourceFolder in sourceFolders ?? [])
+        {
+            // No trimming: "dir/" has an empty name, so its files land directly in DestinationFolder, as in MSBuild.
+            string folderName = Path.GetFileName(sourceFolder.ItemSpec);
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(sourceFolder.ItemSpec))
+            {
+                var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderName, relative)));
+                sourceFolder.CopyMetadataTo(destination);
+                pairs.Add(new CopyPair(pairs.Count, sourceFolder, path, destination));
+            }
+        }
+
+        return pairs;
+    }
+}

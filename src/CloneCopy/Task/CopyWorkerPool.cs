@@ -1,0 +1,40 @@
+using System;
+using System.Collections.Concurrent;
+using System.Threading;
+
+namespace CloneCopy;
+
+/// <summary>
+/// A fixed set of dedicated copy threads shared by every Copy task in the process, as MSBuild's Copy
+/// shares its own: the work of concurrent tasks (parallel project builds in one node) queues here
+/// instead of multiplying threads, and blocking file I/O stays off the thread pool MSBuild relies on.
+/// </summary>
+internal sealed class CopyWorkerPool
+{
+    private static readonly Lazy<CopyWorkerPool> SharedPool = new(() => new CopyWorkerPool(CopyEscapeHatches.DefaultParallelism));
+    private readonly BlockingCollection<Action> _work = new();
+
+    private CopyWorkerPool(int threads)
+    {
+        ThreadCount = threads;
+        for (int i = 0; i < threads; i++)
+        {
+            var thread = new Thread(Work) { IsBackground = true, Name = $"CloneCopy worker {i + 1}" };
+            thread.Start();
+        }
+    }
+
+    public static CopyWorkerPool Shared => SharedPool.Value;
+
+    public int ThreadCount { get; }
+
+    public void Post(Action work) => _work.Add(work);
+
+    private void Work()
+    {
+        foreach (Action work in _work.GetConsumingEnumerable())
+        {
+            work();
+        }
+    }
+}

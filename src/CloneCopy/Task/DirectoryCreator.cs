@@ -1,0 +1,33 @@
+using System.Collections.Concurrent;
+using System.IO;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>Creates destination directories once per task invocation, logging each one it creates.</summary>
+internal sealed class DirectoryCreator
+{
+    private readonly ConcurrentDictionary<string, bool> _known = new(PathComparison.Comparer);
+    private readonly TaskLoggingHelper _log;
+
+    public DirectoryCreator(TaskLoggingHelper log) => _log = log;
+
+    /// <param name="directorySpec">The directory part of the destination as the user wrote it (for the message).</param>
+    /// <param name="directoryFullPath">The same directory, full path (the cache key).</param>
+    public void Ensure(string directorySpec, string directoryFullPath)
+    {
+        if (directorySpec.Length == 0 || _known.ContainsKey(directoryFullPath))
+        {
+            return;
+        }
+
+        if (!Directory.Exists(directoryFullPath))
+        {
+            TaskLog.Message(_log, MessageImportance.Normal, CopyMessages.CreatingDirectoryText(directorySpec));
+            Directory.CreateDirectory(directoryFullPath);
+        }
+
+        _known.TryAdd(directoryFullPath, true);
+    }
+}
