@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what the tests and the demo need on a fresh Debian/Ubuntu machine: the tools that make real
+# reflink filesystems (xfsprogs, btrfs-progs, e2fsprogs) and the ones the tests read extents with
+# (filefrag from e2fsprogs, xfs_io from xfsprogs). The .NET SDK is expected on PATH.
+set -euo pipefail
+
+need=()
+command -v mkfs.xfs >/dev/null 2>&1 || need+=(xfsprogs)
+command -v mkfs.btrfs >/dev/null 2>&1 || need+=(btrfs-progs)
+command -v mkfs.ext4 >/dev/null 2>&1 || need+=(e2fsprogs)
+command -v filefrag >/dev/null 2>&1 || need+=(e2fsprogs)
+
+if ((${#need[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing ${need[*]}; run as root (or install them) to make loop-mounted test filesystems" >&2
+    exit 0
+  fi
+  echo "setup: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+command -v dotnet >/dev/null 2>&1 || { echo "setup: the .NET SDK (dotnet) is required" >&2; exit 1; }

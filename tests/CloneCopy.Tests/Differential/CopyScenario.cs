@@ -1,0 +1,37 @@
+using System;
+using System.Collections.Generic;
+
+namespace CloneCopy.Tests.Differential;
+
+/// <summary>One situation both Copy tasks are put in.</summary>
+public sealed class CopyScenario
+{
+    public CopyScenario(string name, CopyParameters parameters)
+    {
+        Name = name;
+        Parameters = parameters;
+    }
+
+    public string Name { get; }
+
+    public CopyParameters Parameters { get; }
+
+    /// <summary>Changes to the standard tree before the copy.</summary>
+    public Action<ScenarioTree>? Arrange { get; init; }
+
+    /// <summary>Environment variables set for both runs (MSBuild's escape hatches).</summary>
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// What the built-in task is expected to do, so a scenario cannot silently stop testing what its name
+    /// says (both tasks failing alike on a typo would otherwise pass). Null: not pinned.
+    /// </summary>
+    public bool? ExpectSuccess { get; init; }
+
+    /// <summary>The error and warning codes expected, sorted and comma-separated ("" for none). Null: not pinned.</summary>
+    public string? ExpectErrorCodes { get; init; }
+
+    public string? ExpectWarningCodes { get; init; }
+
+    public override string ToString() => Name;
+}

@@ -1,0 +1,88 @@
+using System;
+using System.IO;
+using CloneCopy.Tests.Infrastructure;
+
+namespace CloneCopy.Tests.Differential;
+
+/// <summary>
+/// Builds the same starting tree for both tasks: fixed contents, modes and timestamps, so that the two
+/// trees can be compared entry by entry after the copies.
+/// </summary>
+public sealed class ScenarioTree
+{
+    public ScenarioTree(string root) => Root = root;
+
+    public string Root { get; }
+
+    public static ScenarioTree CreateStandard(string root)
+    {
+        var tree = new ScenarioTree(root);
+        tree.File("a.txt", 3000, 1)
+            .File("b.txt", 5000, 2)
+            .File("big.bin", 1024 * 1024, 3)
+            .File("empty.txt", 0, 4)
+            .File("exec.sh", 700, 5, (UnixFileMode)0b111_101_101)
+            .File("private.txt", 900, 6, (UnixFileMode)0b110_000_000)
+            .File("odd%41;$@name.txt", 100, 7)
+            .File("spaced name é.txt", 120, 8)
+            .File("sf/x.txt", 2000, 9)
+            .File("sf/sub/y.txt", 2100, 10)
+            .File("sf/sub/deeper/z.txt", 2200, 11)
+            .File("sf/other/w.txt", 2300, 12)
+            .File("cache/pkg.dll", 4096, 13)
+            .Directory("dir");
+        return tree;
+    }
+
+    public ScenarioTree File(string relative, int length, int seed, UnixFileMode? mode = null)
+    {
+        TestFiles.Write(Path.Combine(Root, relative), length, seed, mode);
+        return this;
+    }
+
+    public ScenarioTree Directory(string relative)
+    {
+        System.IO.Directory.CreateDirectory(Path.Combine(Root, relative));
+        return this;
+    }
+
+    public ScenarioTree HardLink(string relative, string existing)
+    {
+        string path = Path.Combine(Root, relative);
+        System.IO.Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        ProcessRunner.RunChecked("ln", $"\"{Path.Combine(Root, existing)}\" \"{path}\"");
+        return this;
+    }
+
+    public ScenarioTree SymbolicLink(string relative, string target)
+    {
+        string path = Path.Combine(Root, relative);
+        System.IO.Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        System.IO.File.CreateSymbolicLink(path, Path.Combine(Root, target));
+        return this;
+    }
+
+    public ScenarioTree ReadOnly(string relative)
+    {
+        string path = Path.Combine(Root, relative);
+        System.IO.File.SetAttributes(path, System.IO.File.GetAttributes(path) | FileAttributes.ReadOnly);
+        return this;
+    }
+
+    /// <summary>Makes a copy of the source look up to date (same size and timestamp) at the destination.</summary>
+    public ScenarioTree UpToDateCopy(string source, string destination)
+    {
+        string from = Path.Combine(Root, source);
+        string to = Path.Combine(Root, destination);
+        System.IO.Directory.CreateDirectory(Path.GetDirectoryName(to)!);
+        System.IO.File.Copy(from, to, overwrite: true);
+        System.IO.File.SetLastWriteTimeUtc(to, System.IO.File.GetLastWriteTimeUtc(from));
+        return this;
+    }
+
+    public ScenarioTree Touch(string relative, DateTime lastWriteUtc)
+    {
+        System.IO.File.SetLastWriteTimeUtc(Path.Combine(Root, relative), lastWriteUtc);
+        return this;
+    }
+}

@@ -1,0 +1,94 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using CloneCopy.Engine;
+using CloneCopy.Tests.Infrastructure;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+using Xunit;
+
+namespace CloneCopy.Tests.Task;
+
+/// <summary>
+/// Environment variables the differential suite cannot cover, because MSBuild's Copy reads them once per
+/// process: CloneCopy reads them per task invocation and does what MSBuild does when they are set at start.
+/// </summary>
+[Collection(FilesystemCollection.Name)]
+public sealed class EscapeHatchTests
+{
+    private readonly LoopFilesystems _filesystems;
+
+    public EscapeHatchTests(LoopFilesystems filesystems) => _filesystems = filesystems;
+
+    [FilesystemTheory]
+    [InlineData(null, "cache bytes")]
+    [InlineData("1", "new bytes")]
+    public void MSBUILDCOPYWITHOUTDELETE_decides_whether_a_hard_linked_destination_is_replaced_or_written_through(string? variable, string expectedCacheContent)
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Ext4);
+        string source = Path.Combine(directory, "new.dll");
+        string cache = Path.Combine(directory, "cache.dll");
+        string destination = Path.Combine(directory, "bin.dll");
+        File.WriteAllText(source, "new bytes");
+        File.WriteAllText(cache, "cache bytes");
+        ProcessRunner.RunChecked("ln", $"\"{cache}\" \"{destination}\"");
+
+        Environment.SetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE", variable);
+        try
+        {
+            var task = new CloneCopy.Copy { BuildEngine = new TestBuildEngine(), SourceFiles = [new TaskItem(source)], DestinationFiles = [new TaskItem(destination)] };
+            Assert.True(task.Execute());
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE", null);
+        }
+
+        Assert.Equal("new bytes", File.ReadAllText(destination));
+        Assert.Equal(expectedCacheContent, File.ReadAllText(cache));
+    }
+
+    [Theory]
+    [InlineData("1", true)]
+    [InlineData(null, false)]
+    public void MSBUILDCOPYTASKPARALLELISM_1_keeps_every_copy_on_the_calling_thread(string? variable, bool expectCallingThreadOnly)
+    {
+        string directory = Directory.CreateTempSubdirectory("clonecopy-threads").FullName;
+        var sources = Enumerable.Range(0, 20).Select(i => TestFiles.Write(Path.Combine(directory, $"s{i}"), 10, i)).ToArray();
+        var recorder = new ThreadRecordingTransfer();
+        Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", variable);
+        try
+        {
+            var task = new CloneCopy.Copy
+            {
+                BuildEngine = new TestBuildEngine(),
+                SourceFiles = sources.Select(s => (ITaskItem)new TaskItem(s)).ToArray(),
+                DestinationFolder = new TaskItem(Path.Combine(directory, "out")),
+                Transfer = recorder,
+            };
+            Assert.True(task.Execute());
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", null);
+            Directory.Delete(directory, recursive: true);
+        }
+
+        Assert.Equal(20, recorder.Threads.Count);
+        Assert.Equal(expectCallingThreadOnly, recorder.Threads.All(t => t == Environment.CurrentManagedThreadId));
+    }
+
+    /// <summary>Writes nothing; records which thread each transfer ran on.</summary>
+    private sealed class ThreadRecordingTransfer : IFileTransfer
+    {
+        public System.Collections.Concurrent.ConcurrentBag<int> Threads { get; } = new();
+
+        public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
+        {
+            Threads.Add(Environment.CurrentManagedThreadId);
+            File.WriteAllText(destinationPath, string.Empty);
+            return new TransferResult(TransferMethod.Copied, NotClonedReason.NoClonePathOnPlatform, 0);
+        }
+    }
+}
