@@ -1,0 +1,1 @@
+Console.WriteLine("Single project built with CloneCopy.");
