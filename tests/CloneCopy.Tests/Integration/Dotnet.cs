@@ -1,0 +1,51 @@
+using System;
+using System.Collections;
+using System.Diagnostics;
+using System.Linq;
+
+namespace CloneCopy.Tests.Integration;
+
+/// <summary>Runs the dotnet CLI as a separate process, with a clean MSBuild environment.</summary>
+public static class Dotnet
+{
+    public static (int ExitCode, string Output) Run(string arguments, string workingDirectory, string? nugetPackages, int timeoutSeconds = 600)
+    {
+        var start = new ProcessStartInfo("dotnet", arguments)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+            WorkingDirectory = workingDirectory,
+        };
+
+        // The test host runs under `dotnet test`, which leaves MSBuild variables behind (MSBuildSDKsPath,
+        // MSBUILD_EXE_PATH, ...). A user's build has none of them.
+        foreach (string name in start.Environment.Keys.Where(IsMSBuildVariable).ToList())
+        {
+            start.Environment.Remove(name);
+        }
+
+        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        start.Environment["DOTNET_NOLOGO"] = "1";
+        start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        if (nugetPackages is not null)
+        {
+            start.Environment["NUGET_PACKAGES"] = nugetPackages;
+        }
+
+        using var process = Process.Start(start)!;
+        var stderr = process.StandardError.ReadToEndAsync();
+        string stdout = process.StandardOutput.ReadToEnd();
+        if (!process.WaitForExit(timeoutSeconds * 1000))
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"dotnet {arguments} took over {timeoutSeconds} s");
+        }
+
+        return (process.ExitCode, stdout + stderr.Result);
+    }
+
+    private static bool IsMSBuildVariable(string name) =>
+        name.StartsWith("MSBuild", StringComparison.OrdinalIgnoreCase) || name.StartsWith("MSBUILD", StringComparison.Ordinal)
+        || name.Equals("DOTNET_HOST_PATH", StringComparison.Ordinal);
+}
