@@ -54,6 +54,9 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
     /// <summary>Where the bytes go; tests put a fake here.</summary>
     internal IFileTransfer Transfer { get; set; } = FileTransferFactory.Shared;
 
+    /// <summary>Where the engine leaves what the user should hear once per build.</summary>
+    internal EngineDiagnostics Diagnostics { get; set; } = FileTransferFactory.Diagnostics;
+
     public void Cancel() => _cancellation.Cancel();
 
     public override bool Execute()
@@ -96,6 +99,7 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         }
 
         CopiedFiles = copied.ToArray();
+        DiagnosticsLogger.Flush(BuildEngine, Log, Diagnostics);
         summary.Log(Log);
         return success && !Log.HasLoggedErrors;
     }

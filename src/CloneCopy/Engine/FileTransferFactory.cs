@@ -1,20 +1,39 @@
 using System.Runtime.InteropServices;
 using CloneCopy.Platform.Portable;
+using CloneCopy.Platform.Windows;
 
 namespace CloneCopy.Engine;
 
 /// <summary>Chooses the transfer chain for the operating system we run on.</summary>
 internal static class FileTransferFactory
 {
+    /// <summary>What the engine wants the user told, shared by every task in the process.</summary>
+    public static EngineDiagnostics Diagnostics { get; } = new();
+
     /// <summary>Shared by every Copy task in the process, so capability verdicts are learnt once per node.</summary>
     public static IFileTransfer Shared { get; } = Create();
 
     private static IFileTransfer Create()
     {
-#if NET
-        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && Platform.Linux.LinuxFileTransfer.IsUsable())
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
         {
-            return new Platform.Linux.LinuxFileTransfer(new CloneCapabilityCache());
+            // Created lazily, inside the transfer: a failure becomes one message and plain copies.
+            return new ClonerTransfer(() => new CopyOnWriteFilesystemCloner(new WindowsBlockCloneFilesystem()), Diagnostics);
+        }
+#if NET
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
+        {
+            if (Platform.Linux.LinuxFileTransfer.IsUsable())
+            {
+                return new Platform.Linux.LinuxFileTransfer(new CloneCapabilityCache());
+            }
+
+            Diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");
+        }
+
+        if (RuntimeInformation.IsOSPlatform(OSPlatform.OSX))
+        {
+            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(), Diagnostics);
         }
 #endif
         return new PlatformFileCopy();

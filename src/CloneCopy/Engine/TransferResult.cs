@@ -32,6 +32,12 @@ internal enum NotClonedReason
 
     /// <summary>This platform build has no clone path; the platform's own copy ran.</summary>
     NoClonePathOnPlatform,
+
+    /// <summary>A block of the source reached the filesystem's reference limit (ReFS: 8175 per block).</summary>
+    LinkLimit,
+
+    /// <summary>Cloning was switched off because setting it up or probing the volume failed.</summary>
+    CloningDisabled,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

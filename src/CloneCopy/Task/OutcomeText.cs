@@ -19,6 +19,8 @@ internal static class OutcomeText
         NotClonedReason.DifferentVolumes => "different volumes",
         NotClonedReason.RefusedForThisFile => "clone refused for this file",
         NotClonedReason.NoClonePathOnPlatform => "no clone path on this platform yet",
+        NotClonedReason.LinkLimit => "link limit",
+        NotClonedReason.CloningDisabled => "cloning disabled",
         _ => "cloned",
     };
 }

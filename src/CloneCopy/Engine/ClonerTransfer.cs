@@ -1,0 +1,168 @@
+using System;
+using System.Collections.Concurrent;
+using System.IO;
+using System.Threading;
+
+namespace CloneCopy.Engine;
+
+/// <summary>
+/// The transfer chain for platforms with a whole-file clone primitive (Windows, macOS): clone, else the
+/// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
+/// that cannot be probed, switches cloning off (for the process, or for that pair of volumes) with one
+/// diagnostic, and the file is copied. At the link limit it copies, and later clones of the same source
+/// use that fresh copy as their source: its blocks start again at one reference.
+/// </summary>
+internal sealed class ClonerTransfer : IFileTransfer
+{
+    private readonly Lazy<IFileCloner?> _cloner;
+    private readonly ConcurrentDictionary<(string, string), NotClonedReason> _impossible = new();
+    private readonly ConcurrentDictionary<string, string> _reseededSources = new(StringComparer.OrdinalIgnoreCase);
+    private string _unavailableReason = string.Empty;
+    private long _attempts;
+    private long _linkLimitHits;
+
+    public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics)
+    {
+        Diagnostics = diagnostics;
+        _cloner = new Lazy<IFileCloner?>(() => Create(createCloner), LazyThreadSafetyMode.ExecutionAndPublication);
+    }
+
+    public EngineDiagnostics Diagnostics { get; }
+
+    /// <summary>Clone attempts made (a probe count for tests).</summary>
+    public long Attempts => Interlocked.Read(ref _attempts);
+
+    /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
+    public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
+
+    /// <summary>
+    /// The path later clones of <paramref name="source"/> read from: after a link-limit fallback, the fresh
+    /// copy, as long as it still is one (same size and timestamp; something later in the build may have
+    /// replaced it).
+    /// </summary>
+    public string CloneSourceFor(string source)
+    {
+        if (!_reseededSources.TryGetValue(source, out string? fresh))
+        {
+            return source;
+        }
+
+        var original = new FileInfo(source);
+        var copy = new FileInfo(fresh);
+        return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : source;
+    }
+
+    public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        NotClonedReason reason = TryClone(sourcePath, destinationPath, out long length);
+        if (reason == NotClonedReason.None)
+        {
+            return TransferResult.Cloned(length);
+        }
+
+        cancellationToken.ThrowIfCancellationRequested();
+        File.Copy(sourcePath, destinationPath, overwrite: true);
+        if (reason == NotClonedReason.LinkLimit)
+        {
+            // The copy has fresh blocks with one reference each: clone later copies of this source from it.
+            _reseededSources[sourcePath] = destinationPath;
+        }
+
+        return new TransferResult(TransferMethod.Copied, reason, new FileInfo(destinationPath).Length);
+    }
+
+    private NotClonedReason TryClone(string sourcePath, string destinationPath, out long length)
+    {
+        length = 0;
+        IFileCloner? cloner = _cloner.Value;
+        if (cloner is null)
+        {
+            Diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", _unavailableReason);
+            return NotClonedReason.CloningDisabled;
+        }
+
+        var source = new FileInfo(sourcePath);
+        length = source.Length;
+        if (length == 0)
+        {
+            return NotClonedReason.EmptyFile;
+        }
+
+        (string, string) volumes;
+        try
+        {
+            volumes = (cloner.VolumeOf(sourcePath), cloner.VolumeOf(destinationPath));
+        }
+        catch (Exception e)
+        {
+            // An unknown drive (a mapped network drive), a locked volume: no cloning there, never a failed build.
+            Diagnostics.Report(EngineDiagnosticKind.VolumeProbeFailed, Path.GetPathRoot(destinationPath) ?? destinationPath, e.Message);
+            return NotClonedReason.CloningDisabled;
+        }
+
+        if (_impossible.TryGetValue(volumes, out NotClonedReason known))
+        {
+            return known;
+        }
+
+        string cloneSource = CloneSourceFor(sourcePath);
+        Interlocked.Increment(ref _attempts);
+        CloneAttempt attempt;
+        try
+        {
+            attempt = cloner.Clone(cloneSource, destinationPath);
+        }
+        catch (Exception e) when (e is not (IOException or UnauthorizedAccessException or OperationCanceledException))
+        {
+            // A cloner bug or an unexpected platform answer: disable cloning for this pair, copy instead.
+            Diagnostics.Report(EngineDiagnosticKind.VolumeProbeFailed, volumes.Item2, e.Message);
+            _impossible[volumes] = NotClonedReason.CloningDisabled;
+            return NotClonedReason.CloningDisabled;
+        }
+
+        switch (attempt.Kind)
+        {
+            case CloneAttemptKind.Cloned:
+                if (!cloner.ClonesKeepMetadata)
+                {
+                    CopyMetadataAsFileCopyDoes(source, destinationPath);
+                }
+
+                return NotClonedReason.None;
+            case CloneAttemptKind.ImpossibleHere:
+                _impossible[volumes] = attempt.Reason;
+                return attempt.Reason;
+            case CloneAttemptKind.LinkLimit:
+                Interlocked.Increment(ref _linkLimitHits);
+                Diagnostics.Report(EngineDiagnosticKind.LinkLimitReached, volumes.Item1, attempt.Detail);
+                return NotClonedReason.LinkLimit;
+            default:
+                return attempt.Reason;
+        }
+    }
+
+    /// <summary>A block clone carries no metadata: give the destination what File.Copy would have.</summary>
+    private static void CopyMetadataAsFileCopyDoes(FileInfo source, string destinationPath)
+    {
+        File.SetAttributes(destinationPath, source.Attributes & ~FileAttributes.ReadOnly);
+        File.SetLastWriteTimeUtc(destinationPath, source.LastWriteTimeUtc);
+        File.SetAttributes(destinationPath, source.Attributes);
+    }
+
+    private IFileCloner? Create(Func<IFileCloner> createCloner)
+    {
+        try
+        {
+            return createCloner();
+        }
+        catch (Exception e)
+        {
+            // The existing SDK failed whole builds here (MSB4061 from a static initializer). We copy instead.
+            // A TypeInitializationException says nothing useful itself: name the failure underneath it.
+            Exception root = e.GetBaseException();
+            _unavailableReason = ReferenceEquals(root, e) ? $"{e.GetType().Name}: {e.Message}" : $"{e.GetType().Name} caused by {root.GetType().Name}: {root.Message}";
+            return null;
+        }
+    }
+}

@@ -1,0 +1,14 @@
+namespace CloneCopy;
+
+/// <summary>CloneCopy's own message codes. Each is documented in the README ("Is it working?").</summary>
+internal static class CloneCopyCodes
+{
+    /// <summary>Cloning could not be set up in this build process; every file is copied. Message.</summary>
+    public const string CloningUnavailable = "CLC001";
+
+    /// <summary>A volume could not be probed; files on it are copied. Message.</summary>
+    public const string VolumeProbeFailed = "CLC002";
+
+    /// <summary>A block reached the filesystem's reference limit; full copies were made. Warning.</summary>
+    public const string LinkLimitReached = "CLC003";
+}

@@ -1,0 +1,79 @@
+using System.Collections.Concurrent;
+using CloneCopy.Engine;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>
+/// Logs the engine's diagnostics with CloneCopy's codes, each (kind, subject) once per build: the set of
+/// what was said lives in a task object registered for the build's lifetime, so a reused MSBuild node
+/// says it again in the next build.
+/// </summary>
+internal static class DiagnosticsLogger
+{
+    private const string SaidKey = "CloneCopy.DiagnosticsSaidInThisBuild";
+    private static readonly ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidWithoutEngineSupport = new();
+
+    public static void Flush(IBuildEngine engine, TaskLoggingHelper log, EngineDiagnostics diagnostics)
+    {
+        ConcurrentDictionary<(EngineDiagnosticKind, string), bool>? said = null;
+        while (diagnostics.TryTake(out EngineDiagnostic diagnostic))
+        {
+            said ??= SaidInThisBuild(engine);
+            if (said.TryAdd((diagnostic.Kind, diagnostic.Subject), true))
+            {
+                Log(engine, log, diagnostic);
+            }
+        }
+    }
+
+    private static void Log(IBuildEngine engine, TaskLoggingHelper log, EngineDiagnostic diagnostic)
+    {
+        switch (diagnostic.Kind)
+        {
+            case EngineDiagnosticKind.CloningUnavailable:
+                Message(log, CloneCopyCodes.CloningUnavailable,
+                    $"CloneCopy: cloning is unavailable in this build process, so files are copied as MSBuild's Copy would: {diagnostic.Detail}");
+                break;
+            case EngineDiagnosticKind.VolumeProbeFailed:
+                Message(log, CloneCopyCodes.VolumeProbeFailed,
+                    $"CloneCopy: could not find out whether {diagnostic.Subject} can clone, so files there are copied: {diagnostic.Detail}");
+                break;
+            case EngineDiagnosticKind.LinkLimitReached:
+                string text = $"CloneCopy: a block of a file on {diagnostic.Subject} has reached the filesystem's limit of 8175 references per block (ReFS / Dev Drive), so a full copy was made, and later copies of that file are cloned from the fresh copy. If this recurs, clean orphaned references with 'refsutil leak {diagnostic.Subject.TrimEnd('\\')} /s <scratch folder>' in an elevated console. {diagnostic.Detail}";
+                // A warning, unless this build turns warnings into errors: a full copy is no reason to fail a build.
+                if (engine is IBuildEngine8 engine8 && engine8.ShouldTreatWarningAsError(CloneCopyCodes.LinkLimitReached))
+                {
+                    Message(log, CloneCopyCodes.LinkLimitReached, text);
+                }
+                else
+                {
+                    TaskLog.Warning(log, CloneCopyCodes.LinkLimitReached, text);
+                }
+
+                break;
+        }
+    }
+
+    private static void Message(TaskLoggingHelper log, string code, string text) =>
+        log.LogMessage(null, code, null, null, 0, 0, 0, 0, MessageImportance.High, text, []);
+
+    private static ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidInThisBuild(IBuildEngine engine)
+    {
+        if (engine is not IBuildEngine4 engine4)
+        {
+            return SaidWithoutEngineSupport;
+        }
+
+        if (engine4.GetRegisteredTaskObject(SaidKey, RegisteredTaskObjectLifetime.Build) is ConcurrentDictionary<(EngineDiagnosticKind, string), bool> existing)
+        {
+            return existing;
+        }
+
+        var created = new ConcurrentDictionary<(EngineDiagnosticKind, string), bool>();
+        engine4.RegisterTaskObject(SaidKey, created, RegisteredTaskObjectLifetime.Build, allowEarlyCollection: false);
+        // Two tasks may race to register; whichever object the engine kept is the one to use.
+        return engine4.GetRegisteredTaskObject(SaidKey, RegisteredTaskObjectLifetime.Build) as ConcurrentDictionary<(EngineDiagnosticKind, string), bool> ?? created;
+    }
+}
