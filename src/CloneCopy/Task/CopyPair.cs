@@ -24,4 +24,9 @@ internal sealed class CopyPair
     public ITaskItem Destination { get; }
 
     public string DestinationSpec => Destination.ItemSpec;
+
+    /// <summary>Full paths, computed once by the scheduler; null when the spec is not a valid path (the pair reports it).</summary>
+    public string? SourceFullPath { get; set; }
+
+    public string? DestinationFullPath { get; set; }
 }

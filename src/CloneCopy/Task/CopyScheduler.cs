@@ -27,28 +27,39 @@ internal static class CopyScheduler
             return outcomes;
         }
 
-        using var remaining = new CountdownEvent(groups.Count);
+        // Runners pull the next group until none is left. The calling thread is one of them (no hand-off
+        // for the first files, and progress even when the shared pool is busy with another task's copies);
+        // the others come from the pool, which caps the copy threads of the whole process.
+        int runners = Math.Min(parallelism, groups.Count);
+        int nextGroup = -1;
         Exception? unexpected = null;
-        foreach (List<CopyPair> group in groups)
+        void RunGroups()
+        {
+            try
+            {
+                for (int g = Interlocked.Increment(ref nextGroup); g < groups.Count; g = Interlocked.Increment(ref nextGroup))
+                {
+                    RunGroup(groups[g], outcomes, copy, cancellation);
+                }
+            }
+            catch (Exception e)
+            {
+                // Keep the first unexpected failure for the caller: a worker thread must not die with it.
+                Interlocked.CompareExchange(ref unexpected, e, null);
+            }
+        }
+
+        using var remaining = new CountdownEvent(runners - 1);
+        for (int i = 1; i < runners; i++)
         {
             CopyWorkerPool.Shared.Post(() =>
             {
-                try
-                {
-                    RunGroup(group, outcomes, copy, cancellation);
-                }
-                catch (Exception e)
-                {
-                    // Keep the first unexpected failure for the caller: a worker thread must not die with it.
-                    Interlocked.CompareExchange(ref unexpected, e, null);
-                }
-                finally
-                {
-                    remaining.Signal();
-                }
+                RunGroups();
+                remaining.Signal();
             });
         }
 
+        RunGroups();
         remaining.Wait();
         if (unexpected is not null)
         {
@@ -69,7 +80,7 @@ internal static class CopyScheduler
                 continue;
             }
 
-            string sourceKey = FullPathOrSpec(pair.SourceSpec);
+            string sourceKey = pair.SourceFullPath ?? pair.SourceSpec;
             if (lastCopiedSource is not null && string.Equals(lastCopiedSource, sourceKey, PathComparison.Comparison))
             {
                 outcomes[pair.Index] = new PairOutcome(PairResult.Duplicate);
@@ -88,7 +99,9 @@ internal static class CopyScheduler
         var byDestination = new Dictionary<string, List<CopyPair>>(PathComparison.Comparer);
         foreach (CopyPair pair in pairs)
         {
-            string key = FullPathOrSpec(pair.DestinationSpec);
+            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec);
+            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec);
+            string key = pair.DestinationFullPath ?? pair.DestinationSpec;
             if (!byDestination.TryGetValue(key, out List<CopyPair>? group))
             {
                 group = [];
@@ -103,7 +116,7 @@ internal static class CopyScheduler
     }
 
     /// <summary>A bad path (empty, invalid characters) is reported by the pair itself; here it only needs a key.</summary>
-    private static string FullPathOrSpec(string spec)
+    private static string? FullPathOrNull(string spec)
     {
         try
         {
@@ -111,7 +124,7 @@ internal static class CopyScheduler
         }
         catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException or System.Security.SecurityException)
         {
-            return spec;
+            return null;
         }
     }
 }

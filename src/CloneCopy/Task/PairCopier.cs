@@ -25,6 +25,9 @@ internal sealed class PairCopier
     private readonly DirectoryCreator _directories;
     private readonly CancellationToken _cancellation;
 
+    /// <summary>False in a build logged at normal verbosity: then the per-file detail is not even formatted.</summary>
+    private readonly bool _logsLowImportance;
+
     public PairCopier(TaskLoggingHelper log, CopyOptions options, IFileTransfer transfer, CancellationToken cancellation)
     {
         _log = log;
@@ -32,6 +35,7 @@ internal sealed class PairCopier
         _transfer = transfer;
         _directories = new DirectoryCreator(log);
         _cancellation = cancellation;
+        _logsLowImportance = log.LogsMessagesOfImportance(MessageImportance.Low);
     }
 
     public PairOutcome Copy(CopyPair pair)
@@ -46,8 +50,9 @@ internal sealed class PairCopier
                 return new PairOutcome(PairResult.UpToDate);
             }
 
-            string sourceFull = Path.GetFullPath(sourceSpec);
-            string destinationFull = Path.GetFullPath(destinationSpec);
+            // Computed once by the scheduler; recomputed here only to throw the proper error for a bad path.
+            string sourceFull = pair.SourceFullPath ?? Path.GetFullPath(sourceSpec);
+            string destinationFull = pair.DestinationFullPath ?? Path.GetFullPath(destinationSpec);
             if (string.Equals(sourceFull, destinationFull, PathComparison.Comparison))
             {
                 return new PairOutcome(PairResult.SamePath);
@@ -108,16 +113,17 @@ internal sealed class PairCopier
     {
         _cancellation.ThrowIfCancellationRequested();
 
-        if (Directory.Exists(destinationFull))
+        PathStatus destination = PathProbe.Get(destinationFull);
+        if (destination.IsDirectory)
         {
             TaskLog.Error(_log, CopyMessages.DestinationIsDirectory, CopyMessages.DestinationIsDirectoryText(pair.SourceSpec, pair.DestinationSpec));
             return PairOutcome.Failed;
         }
 
-        var source = new FileInfo(sourceFull);
-        if (!source.Exists)
+        PathStatus source = PathProbe.Get(sourceFull);
+        if (!source.Exists || source.IsDirectory)
         {
-            if (Directory.Exists(sourceFull))
+            if (source.IsDirectory)
             {
                 TaskLog.Error(_log, CopyMessages.SourceIsDirectory, CopyMessages.SourceIsDirectoryText(pair.SourceSpec));
             }
@@ -130,7 +136,10 @@ internal sealed class PairCopier
         }
 
         _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)!);
-        PrepareDestination(pair.DestinationSpec, destinationFull);
+        if (destination.Exists)
+        {
+            PrepareDestination(pair.DestinationSpec, destinationFull);
+        }
 
         if (_options.UseHardLinks || _options.UseSymbolicLinks)
         {
@@ -149,7 +158,10 @@ internal sealed class PairCopier
 
         TaskLog.Message(_log, MessageImportance.Normal, CopyMessages.CopyingText(sourceFull, destinationFull));
         TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
-        TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+        if (_logsLowImportance)
+        {
+            TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+        }
         return new PairOutcome(PairResult.Transferred, transfer);
     }
 
@@ -162,6 +174,12 @@ internal sealed class PairCopier
         var destination = new FileInfo(destinationFull);
         if (!destination.Exists)
         {
+            // Only a dangling link gets here: remove the link, or the write would create the file it points to.
+            if (!_options.EscapeHatches.CopyWithoutDelete)
+            {
+                File.Delete(destinationFull);
+            }
+
             return;
         }
 

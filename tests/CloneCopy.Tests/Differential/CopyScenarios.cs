@@ -110,6 +110,12 @@ public static class CopyScenarios
         { Arrange = t => t.File("ro.txt", 10, 50).ReadOnly("ro.txt"), Environment = new Dictionary<string, string> { ["MSBUILDALWAYSOVERWRITEREADONLYFILES"] = "1" } };
         yield return new("destination hard-linked to a package cache file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"] })
         { Arrange = t => t.HardLink("bin/pkg.dll", "cache/pkg.dll"), ExpectSuccess = true };
+        yield return new("source is a dangling symbolic link", new CopyParameters { SourceFiles = ["dangling.txt"], DestinationFolder = "out", Retries = 1 })
+        { Arrange = t => t.SymbolicLink("dangling.txt", "gone.txt") };
+        yield return new("destination is a dangling symbolic link", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/dangling.dll"] })
+        { Arrange = t => t.SymbolicLink("bin/dangling.dll", "cache/gone.dll"), ExpectSuccess = true };
+        yield return new("destination is a symbolic link to a directory", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["dirlink"] })
+        { Arrange = t => t.SymbolicLink("dirlink", "dir"), ExpectErrorCodes = "MSB3024" };
         yield return new("destination is a symbolic link to another file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"] })
         { Arrange = t => t.SymbolicLink("bin/pkg.dll", "cache/pkg.dll"), ExpectSuccess = true };
     }

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Runs the benchmarks and the build-time comparison, side by side in one run, and prints the tables
+# (also written to artifacts/bench/results.md). Not a test: CI builds the benchmarks but does not run them.
+#
+#   bash scripts/bench.sh                     # everything: per-file, per-task, 50-project build x 5
+#   PROJECTS=20 RUNS=3 bash scripts/bench.sh  # a smaller build comparison
+#   ONLY=per-file bash scripts/bench.sh       # one part: per-file | per-task | build
+#
+# As root it makes its own filesystems (loop-mounted reflink XFS, btrfs, ext4). Elsewhere, point it at
+# mounted directories: BENCH_XFS=/mnt/xfs BENCH_BTRFS=... BENCH_EXT4=... (a missing one is left out).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+out="$repo/artifacts/bench"
+results="$out/results.md"
+PROJECTS=${PROJECTS:-50}
+RUNS=${RUNS:-5}
+FILES=${FILES:-2000}
+mkdir -p "$out"
+
+bash scripts/setup.sh
+dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly >/dev/null
+bench="dotnet $repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll"
+
+mounted=()
+cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; rm -f "$m.img"; done; }
+trap cleanup EXIT
+
+# make_fs NAME MKFS... : a sparse image loop-mounted at artifacts/bench/NAME
+make_fs() {
+  local name=$1; shift
+  local dir="$out/$name"
+  mountpoint -q "$dir" && umount "$dir"
+  mkdir -p "$dir"
+  truncate -s 6G "$dir.img"
+  "$@" "$dir.img" >/dev/null
+  mount -o loop "$dir.img" "$dir"
+  mounted+=("$dir")
+  echo "$dir"
+}
+
+declare -A fs
+if [[ $(id -u) -eq 0 && -e /dev/loop-control ]]; then
+  fs[xfs]=${BENCH_XFS:-$(make_fs xfs mkfs.xfs -q -f -m reflink=1)}
+  fs[btrfs]=${BENCH_BTRFS:-$(make_fs btrfs mkfs.btrfs -q -f)}
+  fs[ext4]=${BENCH_EXT4:-$(make_fs ext4 mkfs.ext4 -q -F)}
+else
+  [[ -n "${BENCH_XFS:-}" ]] && fs[xfs]=$BENCH_XFS
+  [[ -n "${BENCH_BTRFS:-}" ]] && fs[btrfs]=$BENCH_BTRFS
+  [[ -n "${BENCH_EXT4:-}" ]] && fs[ext4]=$BENCH_EXT4
+fi
+fsargs() { local a=(); for n in "$@"; do [[ -n "${fs[$n]:-}" ]] && a+=(--fs "$n=${fs[$n]}"); done; echo "${a[@]}"; }
+
+{
+  echo "# CloneCopy benchmarks"
+  echo
+  echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r), $(dotnet --version) SDK; command: \`bash scripts/bench.sh\`"
+  echo "Times are medians over interleaved rounds (min–max in brackets); ratios compare medians."
+  echo
+} >"$results"
+
+if [[ -z "${ONLY:-}" || "${ONLY}" == per-file ]]; then
+  echo "## Per file" | tee -a "$results"
+  $bench per-file $(fsargs xfs btrfs ext4) | tee -a "$results"
+  echo | tee -a "$results"
+fi
+
+if [[ -z "${ONLY:-}" || "${ONLY}" == per-task ]]; then
+  echo "## Per task: one Copy call, $FILES files" | tee -a "$results"
+  $bench per-task --files "$FILES" --rounds 5 $(fsargs xfs btrfs ext4) | tee -a "$results"
+  echo | tee -a "$results"
+fi
+
+if [[ -z "${ONLY:-}" || "${ONLY}" == build ]]; then
+  bash scripts/build-compare.sh "${fs[xfs]:-$out/build}" "$PROJECTS" "$RUNS" | tee -a "$results"
+fi
+
+echo "results: $results"

@@ -1,0 +1,43 @@
+using System;
+using System.Collections.Generic;
+using System.Linq;
+using CloneCopy.Benchmarks;
+
+// Usage:
+//   CloneCopy.Benchmarks per-file --fs xfs=/mnt/xfs --fs btrfs=/mnt/btrfs --fs ext4=/mnt/ext4
+//   CloneCopy.Benchmarks per-task --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]
+//   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50]
+var command = args.FirstOrDefault() ?? "help";
+var options = ParseOptions(args.Skip(1).ToArray());
+var filesystems = options.Where(o => o.Key == "fs").Select(o => o.Value.Split('=', 2)).ToDictionary(p => p[0], p => p[1]);
+
+switch (command)
+{
+    case "per-file":
+        PerFileBenchmark.Run(filesystems, Console.Out);
+        break;
+    case "per-task":
+        PerTaskBenchmark.Run(filesystems, Get("files", 2000), Get("rounds", 5), Console.Out);
+        break;
+    case "generate-repo":
+        RepositoryGenerator.Generate(options.Single(o => o.Key == "out").Value, Get("projects", 50), options.Where(o => o.Key == "feed").Select(o => o.Value).LastOrDefault() ?? string.Empty);
+        break;
+    default:
+        Console.Error.WriteLine("commands: per-file | per-task | generate-repo (see Program.cs)");
+        return 2;
+}
+
+return 0;
+
+int Get(string name, int fallback) => options.Where(o => o.Key == name).Select(o => int.Parse(o.Value)).DefaultIfEmpty(fallback).Last();
+
+static List<KeyValuePair<string, string>> ParseOptions(string[] arguments)
+{
+    var list = new List<KeyValuePair<string, string>>();
+    for (int i = 0; i + 1 < arguments.Length; i += 2)
+    {
+        list.Add(new(arguments[i].TrimStart('-'), arguments[i + 1]));
+    }
+
+    return list;
+}

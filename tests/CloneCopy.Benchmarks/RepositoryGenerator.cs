@@ -1,0 +1,92 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Text;
+
+namespace CloneCopy.Benchmarks;
+
+/// <summary>
+/// Writes a repository of N class libraries in one deep reference chain (Proj1 references Proj0, Proj2
+/// references Proj1, ...), all with the same package references copied locally and a content file: the
+/// shape that makes MSBuild copy the same assemblies over and over (project k copies k upstream
+/// assemblies and every package assembly). CloneCopy is enabled repository-wide through
+/// Directory.Build.props; DisableCloneCopy=true switches it off for the comparison.
+/// </summary>
+public static class RepositoryGenerator
+{
+    public static void Generate(string root, int projects, string feed = "")
+    {
+        Directory.CreateDirectory(root);
+        Write(root, "global.json", """
+            {
+              "sdk": { "version": "10.0.100", "rollForward": "latestFeature" },
+              "msbuild-sdks": { "CloneCopy": "1.0.0" }
+            }
+            """);
+        Write(root, "Directory.Build.props", """
+            <Project>
+              <Sdk Name="CloneCopy" />
+              <PropertyGroup>
+                <TargetFramework>net10.0</TargetFramework>
+                <CopyLocalLockFileAssemblies>true</CopyLocalLockFileAssemblies>
+                <GenerateDocumentationFile>true</GenerateDocumentationFile>
+                <NoWarn>$(NoWarn);CS1591;NU1603;NU1605</NoWarn>
+              </PropertyGroup>
+            </Project>
+            """);
+        Write(root, "Directory.Build.targets", "<Project />");
+        Write(root, "Directory.Packages.props", """
+            <Project>
+              <PropertyGroup><ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally></PropertyGroup>
+              <ItemGroup>
+                <PackageVersion Include="Newtonsoft.Json" Version="13.0.1" />
+                <PackageVersion Include="Microsoft.Build.Utilities.Core" Version="18.9.6" />
+              </ItemGroup>
+            </Project>
+            """);
+        var solution = new StringBuilder("<Solution>\n");
+        var random = new Random(50);
+        for (int k = 0; k < projects; k++)
+        {
+            string name = $"Proj{k:000}";
+            string reference = k == 0 ? string.Empty : $"<ProjectReference Include=\"../Proj{k - 1:000}/Proj{k - 1:000}.csproj\" />";
+            Write(root, $"{name}/{name}.csproj", $"""
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <ItemGroup>
+                    <PackageReference Include="Newtonsoft.Json" />
+                    <PackageReference Include="Microsoft.Build.Utilities.Core" />
+                    {reference}
+                    <None Include="data/{name}.bin" CopyToOutputDirectory="PreserveNewest" />
+                  </ItemGroup>
+                </Project>
+                """);
+            string previous = k == 0 ? "0" : $"Proj{k - 1:000}.Api.Value";
+            Write(root, $"{name}/Api.cs", $"namespace {name};\n\n/// <summary>Generated.</summary>\npublic static class Api\n{{\n    /// <summary>Generated.</summary>\n    public static int Value => {previous} + {k};\n}}\n");
+            byte[] data = new byte[random.Next(50_000, 300_000)];
+            random.NextBytes(data);
+            Directory.CreateDirectory(Path.Combine(root, name, "data"));
+            File.WriteAllBytes(Path.Combine(root, name, "data", $"{name}.bin"), data);
+            solution.Append($"  <Project Path=\"{name}/{name}.csproj\" />\n");
+        }
+
+        Write(root, "Generated.slnx", solution.Append("</Solution>\n").ToString());
+        Write(root, "NuGet.config", $"""
+            <?xml version="1.0" encoding="utf-8"?>
+            <configuration>
+              <packageSources>
+                <clear />
+                <add key="clonecopy" value="{(feed.Length > 0 ? feed : "FEED")}" />
+                <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+              </packageSources>
+            </configuration>
+            """);
+        Console.WriteLine($"generated {projects} projects in {root}");
+    }
+
+    private static void Write(string root, string relative, string content)
+    {
+        string path = Path.Combine(root, relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        File.WriteAllText(path, content.Replace("\r\n", "\n", StringComparison.Ordinal) + (content.EndsWith('\n') ? string.Empty : "\n"));
+    }
+}
