@@ -24,7 +24,8 @@ export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 (cd "$work/repo" && dotnet restore Generated.slnx -nologo -v:q >/dev/null)
 
 clean() { find "$work/repo" -mindepth 2 -maxdepth 2 -type d \( -name bin -o -name obj \) -prune -exec rm -rf {}/Debug \; ; sync; }
-used() { sync; df -B1 --output=used "$work" | tail -1 | tr -d ' '; }
+used() { sync; df -Pk "$work" | awk 'NR == 2 {print $3 * 1024}'; }   # POSIX df: Linux, macOS, Git Bash
+now() { perl -MTime::HiRes=time -e 'printf "%.3f\n", time'; }             # date +%N is not on macOS
 
 declare -A times disk
 for ((run = 0; run <= runs; run++)); do
@@ -33,18 +34,18 @@ for ((run = 0; run <= runs; run++)); do
     clean
     before=$(used)
     flag=""; [[ $mode == builtin ]] && flag="-p:DisableCloneCopy=true"
-    start=$(date +%s.%N)
+    start=$(now)
     (cd "$work/repo" && dotnet build Generated.slnx --no-restore -nologo -v:n $flag >"$work/$mode.log" 2>&1) || { tail -30 "$work/$mode.log"; exit 1; }
-    end=$(date +%s.%N)
+    end=$(now)
     after=$(used)
     if ((run > 0)); then
-      times[$mode]+="$(echo "$end - $start" | bc) "
+      times[$mode]+="$(awk -v a="$end" -v b="$start" 'BEGIN {printf "%.3f", a - b}') "
     fi
     disk[$mode]=$((after - before))
   done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.2f\n", a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 copies() { grep -cE 'Copying file from ' "$work/$1.log" || true; }
 copied_bytes() {
   grep -oE 'Copying file from "[^"]+" to "[^"]+"' "$work/$1.log" | sed -E 's/.* to "([^"]+)"/\1/' | sort -u |
@@ -59,5 +60,5 @@ echo "|---|---:|---:|---:|---:|"
 echo "| MSBuild's Copy (DisableCloneCopy=true) | ${bi} s | $(copies builtin) | $(copied_bytes builtin) | $((disk[builtin] / 1048576)) MiB |"
 echo "| CloneCopy | ${cc} s | $(copies clonecopy) | $(copied_bytes clonecopy) | $((disk[clonecopy] / 1048576)) MiB |"
 echo
-echo "CloneCopy ÷ MSBuild build time: $(echo "scale=3; $cc / $bi" | bc)×; filesystem: $(stat -f -c %T "$work"); CloneCopy's own summary of the last build:"
+echo "CloneCopy ÷ MSBuild build time: $(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.3f", a / b}')×; CloneCopy's own summary of its last build:"
 grep -E '^ +CloneCopy: ' "$work/clonecopy.log" | sed -E 's/^ +//' | awk -F'[ (]' '{c+=$2} END {print "  " c " files cloned across " NR " Copy calls"}'

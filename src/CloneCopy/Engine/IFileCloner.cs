@@ -17,7 +17,12 @@ internal interface IFileCloner
     CloneAttempt Clone(string source, string destination);
 }
 
-/// <summary>The answer of one clone attempt.</summary>
+/// <summary>
+/// The answer of one clone attempt, the same on every platform: cloned; impossible between these volumes
+/// (fall back, cache the verdict); not now / not this file (fall back, cache nothing); the link limit (fall
+/// back, re-seed, warn). A real error (no space, quota, I/O) is not an answer: it is thrown, and MSBuild's
+/// retries and codes report it.
+/// </summary>
 internal readonly struct CloneAttempt
 {
     private CloneAttempt(CloneAttemptKind kind, NotClonedReason reason, string detail)

@@ -135,6 +135,14 @@ internal sealed class PairCopier
             return PairOutcome.Failed;
         }
 
+        if (destination.Exists && FileIdentity.DestinationIsTheSource(sourceFull, destinationFull))
+        {
+            // The same file through a symlinked directory, a bind mount or a link: MSBuild's Copy would
+            // delete it and then fail to copy it. There is nothing to copy.
+            TaskLog.Message(_log, MessageImportance.Low, $"CloneCopy: \"{destinationFull}\" is \"{sourceFull}\" by another path; nothing to copy.");
+            return new PairOutcome(PairResult.SamePath);
+        }
+
         _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)!);
         if (destination.Exists)
         {
@@ -191,7 +199,14 @@ internal sealed class PairCopier
             readOnly = false;
         }
 
-        if (!readOnly && !_options.EscapeHatches.CopyWithoutDelete)
+        if (_options.EscapeHatches.CopyWithoutDelete)
+        {
+            return; // the user asked for MSBuild's old write-in-place behaviour
+        }
+
+        // A read-only destination is normally written in place (MSBuild keeps it); but if it is a hard or
+        // symbolic link, writing in place would change another file (the NuGet cache): replace it instead.
+        if (!readOnly || FileIdentity.IsSharedEntry(destinationFull))
         {
             File.Delete(destinationFull);
         }

@@ -116,6 +116,8 @@ public static class CopyScenarios
         { Arrange = t => t.SymbolicLink("bin/dangling.dll", "cache/gone.dll"), ExpectSuccess = true };
         yield return new("destination is a symbolic link to a directory", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["dirlink"] })
         { Arrange = t => t.SymbolicLink("dirlink", "dir"), ExpectErrorCodes = "MSB3024" };
+        yield return new("destination is a symbolic link to the source", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["link-to-a.txt"] })
+        { Arrange = t => t.SymbolicLink("link-to-a.txt", "a.txt"), ExpectSuccess = true };
         yield return new("destination is a symbolic link to another file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"] })
         { Arrange = t => t.SymbolicLink("bin/pkg.dll", "cache/pkg.dll"), ExpectSuccess = true };
     }

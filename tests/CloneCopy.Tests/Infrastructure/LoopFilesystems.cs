@@ -35,7 +35,7 @@ public sealed class LoopFilesystems : IDisposable
         [FilesystemKind.Xfs] = ("CLONECOPY_TEST_XFS", "mkfs.xfs", "-q -f -m reflink=1", "512M"),
         [FilesystemKind.SecondXfs] = ("CLONECOPY_TEST_XFS2", "mkfs.xfs", "-q -f -m reflink=1", "512M"),
         [FilesystemKind.Btrfs] = ("CLONECOPY_TEST_BTRFS", "mkfs.btrfs", "-q -f", "512M"),
-        [FilesystemKind.Ext4] = ("CLONECOPY_TEST_EXT4", "mkfs.ext4", "-q -F", "256M"),
+        [FilesystemKind.Ext4] = ("CLONECOPY_TEST_EXT4", "mkfs.ext4", "-q -F", "1G"),
     };
 
     private readonly string _scratch = Path.Combine(Path.GetTempPath(), $"clonecopy-fs-{Environment.ProcessId}");
@@ -102,6 +102,34 @@ public sealed class LoopFilesystems : IDisposable
         }
     }
 
+    /// <summary>
+    /// A separate, small filesystem of the given kind, for tests that fill one up. Always made here (never
+    /// taken from the environment), so it needs root.
+    /// </summary>
+    public string MountSmall(FilesystemKind kind, string size)
+    {
+        var spec = Specs[kind];
+        string name = $"small-{kind.ToString().ToLowerInvariant()}-{Interlocked.Increment(ref _counter)}";
+        return Mount(name, spec.MkfsTool, spec.MkfsArguments, size);
+    }
+
+    private string Mount(string name, string mkfs, string arguments, string size)
+    {
+        Directory.CreateDirectory(_scratch);
+        string image = Path.Combine(_scratch, $"{name}.img");
+        string mountPoint = Path.Combine(_scratch, name);
+        Directory.CreateDirectory(mountPoint);
+        ProcessRunner.RunChecked("truncate", $"-s {size} \"{image}\"");
+        ProcessRunner.RunChecked(mkfs, $"{arguments} \"{image}\"");
+        ProcessRunner.RunChecked("mount", $"-o loop \"{image}\" \"{mountPoint}\"");
+        lock (_mounted)
+        {
+            _mounted.Add(mountPoint);
+        }
+
+        return mountPoint;
+    }
+
     private string Provide(FilesystemKind kind)
     {
         var spec = Specs[kind];
@@ -118,15 +146,7 @@ public sealed class LoopFilesystems : IDisposable
                 $"No {kind} filesystem: run as root with xfsprogs, btrfs-progs and e2fsprogs installed, or set {spec.Variable} to a mounted directory.");
         }
 
-        Directory.CreateDirectory(_scratch);
-        string image = Path.Combine(_scratch, $"{kind}.img");
-        string mountPoint = Path.Combine(_scratch, kind.ToString().ToLowerInvariant());
-        Directory.CreateDirectory(mountPoint);
-        ProcessRunner.RunChecked("truncate", $"-s {spec.Size} \"{image}\"");
-        ProcessRunner.RunChecked(spec.MkfsTool, $"{spec.MkfsArguments} \"{image}\"");
-        ProcessRunner.RunChecked("mount", $"-o loop \"{image}\" \"{mountPoint}\"");
-        _mounted.Add(mountPoint);
-        return mountPoint;
+        return Mount(kind.ToString().ToLowerInvariant(), spec.MkfsTool, spec.MkfsArguments, spec.Size);
     }
 
     private static bool IsRoot() => Environment.UserName == "root" || ProcessRunner.Run("id", "-u").Output.Trim() == "0";

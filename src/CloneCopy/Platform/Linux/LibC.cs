@@ -62,6 +62,9 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "fchmod", SetLastError = true)]
     public static partial int FChmod(int fd, uint mode);
 
+    [LibraryImport(Library, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Unlink(string path);
+
     [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Link(string existingPath, string newPath);
 

@@ -36,14 +36,15 @@ internal static class LinuxErrors
     /// errors; everything else means "copy the data instead". Of those, only answers that hold for the
     /// whole pair of filesystems are worth caching.
     /// </summary>
-    public static CloneFailure ClassifyCloneError(int errno) => errno switch
+    /// <returns>The attempt to report, or null for a real error the caller must throw.</returns>
+    public static CloneAttempt? ClassifyCloneError(int errno) => errno switch
     {
-        EIO or ENOMEM or ENOSPC or EDQUOT => CloneFailure.RealError(),
-        EXDEV => CloneFailure.ImpossibleHere(NotClonedReason.DifferentVolumes),
-        EOPNOTSUPP or ENOTTY or ENOSYS => CloneFailure.ImpossibleHere(NotClonedReason.FilesystemCannotClone),
+        EIO or ENOMEM or ENOSPC or EDQUOT => null,
+        EXDEV => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, "EXDEV"),
+        EOPNOTSUPP or ENOTTY or ENOSYS => CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, $"errno {errno}"),
         // EINVAL (btrfs NOCOW vs COW, unaligned sizes), EPERM (immutable), EAGAIN (ZFS dirty blocks),
         // ETXTBSY (swap file), EBADF and anything unknown: this file, this moment. Fall back, remember nothing.
-        _ => CloneFailure.NotNow(),
+        _ => CloneAttempt.NotNow($"errno {errno}"),
     };
 
     /// <summary>True when copy_file_range cannot serve this pair at all and a buffered copy should run.</summary>

@@ -16,8 +16,8 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
 {
     private const int BufferSize = 1024 * 1024;
 
-    /// <summary>copy_file_range moves at most about 2 GiB per call; ask for 1 GiB at a time.</summary>
-    private const long KernelCopyChunk = 1L << 30;
+    /// <summary>copy_file_range moves at most about 2 GiB per call; 64 MiB at a time keeps cancellation prompt.</summary>
+    private const long KernelCopyChunk = 64L << 20;
 
     private readonly CloneCapabilityCache _cache;
     private readonly CloneCapabilityCache _kernelCopyCache = new();
@@ -61,9 +61,21 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
                 CopyMetadata(destination, destinationPath, in sourceStat, in destinationStat);
                 return result;
             }
+            catch
+            {
+                // Half a file must not survive an error or a cancellation: the next build would have to
+                // notice it (its timestamp is fresh, so it would); removing it makes that certain.
+                LibC.Close(destination);
+                destination = -1;
+                LibC.Unlink(destinationPath);
+                throw;
+            }
             finally
             {
-                LibC.Close(destination);
+                if (destination >= 0)
+                {
+                    LibC.Close(destination);
+                }
             }
         }
         finally
@@ -113,14 +125,10 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
         }
 
         int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
-        CloneFailure failure = LinuxErrors.ClassifyCloneError(errno);
-        switch (failure.Kind)
+        CloneAttempt failure = LinuxErrors.ClassifyCloneError(errno) ?? throw LinuxErrors.ToException(errno, destinationPath);
+        if (failure.Kind == CloneAttemptKind.ImpossibleHere)
         {
-            case CloneFailureKind.RealError:
-                throw LinuxErrors.ToException(errno, destinationPath);
-            case CloneFailureKind.ImpossibleHere:
-                _cache.RememberImpossible(volumes, failure.Reason);
-                break;
+            _cache.RememberImpossible(volumes, failure.Reason);
         }
 
         return failure.Reason;
