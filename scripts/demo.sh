@@ -52,7 +52,7 @@ echo "== building the sample (3 projects: App -> LibA -> LibB -> Newtonsoft.Json
 log="$work/build.log"
 (cd "$sample" && dotnet build Sample.slnx -v:n -nologo -m:1 >"$log" 2>&1) || { tail -50 "$log"; exit 1; }
 
-echo "== what CloneCopy said (one line per Copy call that wrote something)"
+echo "== what CloneCopy said (one line per project build)"
 grep -E '^ +CloneCopy: ' "$log" | sed -E 's/^ +/  /'
 
 echo "== proof from the extent map (filefrag -v: 'shared' = same physical blocks as the source)"

@@ -77,16 +77,17 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles);
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
+        var started = System.Diagnostics.Stopwatch.StartNew();
         var copier = new PairCopier(Log, CreateOptions(hatches), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
-        var summary = new CopySummary();
+        var statistics = new ProjectStatistics();
         bool success = true;
         foreach (CopyPair pair in pairs)
         {
             PairOutcome outcome = outcomes[pair.Index];
-            summary.Add(outcome);
+            statistics.Add(pair, outcome);
             if (!outcome.Succeeded)
             {
                 success = false;
@@ -98,10 +99,34 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
             WroteAtLeastOneFile |= outcome.Wrote;
         }
 
+        statistics.AddTime(started.Elapsed.TotalSeconds);
         CopiedFiles = copied.ToArray();
         DiagnosticsLogger.Flush(BuildEngine, Log, Diagnostics);
-        summary.Log(Log);
+        Report(statistics);
         return success && !Log.HasLoggedErrors;
+    }
+
+    /// <summary>
+    /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports once at the
+    /// end of the project; where the host cannot say which project build this is, says it here instead.
+    /// </summary>
+    private void Report(ProjectStatistics statistics)
+    {
+        if (!statistics.DidAnything)
+        {
+            return;
+        }
+
+        string line = "CloneCopy: " + statistics.Describe();
+        int? project = ProjectContext.Identify(BuildEngine, line);
+        ProjectStatistics? total = project is int id ? BuildStatistics.ForProject(BuildEngine, id, create: true) : null;
+        if (total is null)
+        {
+            TaskLog.Message(Log, MessageImportance.Normal, line);
+            return;
+        }
+
+        total.Merge(statistics);
     }
 
     private CopyOptions CreateOptions(CopyEscapeHatches hatches) => new(hatches)

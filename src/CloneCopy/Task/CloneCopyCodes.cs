@@ -11,4 +11,10 @@ internal static class CloneCopyCodes
 
     /// <summary>A block reached the filesystem's reference limit; full copies were made. Warning.</summary>
     public const string LinkLimitReached = "CLC003";
+
+    /// <summary>The outputs can clone, but package assemblies come from a package cache on another volume. Message.</summary>
+    public const string PackageCacheOnOtherVolume = "CLC004";
+
+    /// <summary>CloneCopyRequireClones is set and files were copied instead of cloned. Warning or error, as asked.</summary>
+    public const string CopiedInsteadOfCloned = "CLC005";
 }

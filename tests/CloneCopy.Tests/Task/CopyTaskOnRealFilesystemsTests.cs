@@ -43,7 +43,7 @@ public sealed class CopyTaskOnRealFilesystemsTests
 
         long clonedBytes = sources.Sum(s => new FileInfo(s).Length);
         string summary = TaskRunner.Summary(engine);
-        Assert.StartsWith($"CloneCopy: {nonEmpty} files cloned ({CopySummary.Size(clonedBytes)} not written)", summary);
+        Assert.StartsWith($"CloneCopy: {nonEmpty} files cloned ({SizeText.Format(clonedBytes)} not written)", summary);
     }
 
     [FilesystemFact]

@@ -1,0 +1,176 @@
+using System.Collections.Generic;
+using System.IO;
+using CloneCopy.Engine;
+
+namespace CloneCopy;
+
+/// <summary>
+/// What the Copy calls of one project build did, added up: counts per outcome, reasons for copies, bytes,
+/// time, and a few examples for the diagnostics. Thread-safe: Copy calls of one project may overlap.
+/// </summary>
+internal sealed class ProjectStatistics
+{
+    private const int MaxExamples = 5;
+    private readonly object _lock = new();
+    private readonly SortedDictionary<string, int> _copiedBecause = new(System.StringComparer.Ordinal);
+    private readonly List<string> _notClonedExamples = new();
+    private readonly HashSet<string> _crossVolumeSourceDirectories = new(PathComparison.Comparer);
+
+    public int Cloned { get; private set; }
+
+    public long BytesNotWritten { get; private set; }
+
+    public int Copied { get; private set; }
+
+    public long BytesCopied { get; private set; }
+
+    public int UpToDate { get; private set; }
+
+    public int Linked { get; private set; }
+
+    public int Failed { get; private set; }
+
+    public double Seconds { get; private set; }
+
+    /// <summary>Non-empty files that were copied although a clone was wanted (for the CI guard).</summary>
+    public int NotCloned { get; private set; }
+
+    public bool DidAnything => Cloned + Copied + Linked + Failed + UpToDate > 0;
+
+    public void Add(CopyPair pair, PairOutcome outcome)
+    {
+        lock (_lock)
+        {
+            switch (outcome.Result)
+            {
+                case PairResult.Transferred when outcome.Transfer.Method == TransferMethod.Cloned:
+                    Cloned++;
+                    BytesNotWritten += outcome.Transfer.Bytes;
+                    break;
+                case PairResult.Transferred:
+                    Copied++;
+                    BytesCopied += outcome.Transfer.Bytes;
+                    string reason = OutcomeText.Reason(outcome.Transfer.Reason);
+                    _copiedBecause[reason] = _copiedBecause.TryGetValue(reason, out int n) ? n + 1 : 1;
+                    if (outcome.Transfer.Reason != NotClonedReason.EmptyFile)
+                    {
+                        NotCloned++;
+                        if (_notClonedExamples.Count < MaxExamples)
+                        {
+                            _notClonedExamples.Add($"{pair.DestinationFullPath ?? pair.DestinationSpec} ({reason})");
+                        }
+                    }
+
+                    if (outcome.Transfer.Reason == NotClonedReason.DifferentVolumes && _crossVolumeSourceDirectories.Count < 64)
+                    {
+                        _crossVolumeSourceDirectories.Add(Path.GetDirectoryName(pair.SourceFullPath ?? pair.SourceSpec) ?? string.Empty);
+                    }
+
+                    break;
+                case PairResult.HardLinked or PairResult.SymbolicLinked:
+                    Linked++;
+                    break;
+                case PairResult.UpToDate:
+                    UpToDate++;
+                    break;
+                case PairResult.Failed:
+                    Failed++;
+                    break;
+            }
+        }
+    }
+
+    /// <summary>Adds another Copy call's statistics into this project's.</summary>
+    public void Merge(ProjectStatistics other)
+    {
+        lock (_lock)
+        {
+            lock (other._lock)
+            {
+                Cloned += other.Cloned;
+                BytesNotWritten += other.BytesNotWritten;
+                Copied += other.Copied;
+                BytesCopied += other.BytesCopied;
+                UpToDate += other.UpToDate;
+                Linked += other.Linked;
+                Failed += other.Failed;
+                Seconds += other.Seconds;
+                NotCloned += other.NotCloned;
+                foreach (var kv in other._copiedBecause)
+                {
+                    _copiedBecause[kv.Key] = (_copiedBecause.TryGetValue(kv.Key, out int n) ? n : 0) + kv.Value;
+                }
+
+                foreach (string example in other._notClonedExamples)
+                {
+                    if (_notClonedExamples.Count < MaxExamples)
+                    {
+                        _notClonedExamples.Add(example);
+                    }
+                }
+
+                _crossVolumeSourceDirectories.UnionWith(other._crossVolumeSourceDirectories);
+            }
+        }
+    }
+
+    public void AddTime(double seconds)
+    {
+        lock (_lock)
+        {
+            Seconds += seconds;
+        }
+    }
+
+    public IReadOnlyList<string> NotClonedExamples()
+    {
+        lock (_lock)
+        {
+            return _notClonedExamples.ToArray();
+        }
+    }
+
+    public IReadOnlyCollection<string> CrossVolumeSourceDirectories()
+    {
+        lock (_lock)
+        {
+            return new List<string>(_crossVolumeSourceDirectories);
+        }
+    }
+
+    /// <summary>"412 files cloned (1.3 GB not written), 3 copied (different volumes: 3), 57 up to date".</summary>
+    public string Describe()
+    {
+        lock (_lock)
+        {
+            var parts = new List<string> { $"{Cloned} {(Cloned == 1 ? "file" : "files")} cloned ({SizeText.Format(BytesNotWritten)} not written)" };
+            if (Copied > 0)
+            {
+                var reasons = new List<string>();
+                foreach (var kv in _copiedBecause)
+                {
+                    reasons.Add($"{kv.Key}: {kv.Value}");
+                }
+
+                parts.Add($"{Copied} copied ({string.Join(", ", reasons)})");
+            }
+
+            if (Linked > 0)
+            {
+                parts.Add($"{Linked} linked");
+            }
+
+            if (UpToDate > 0)
+            {
+                parts.Add($"{UpToDate} up to date");
+            }
+
+            if (Failed > 0)
+            {
+                parts.Add($"{Failed} failed");
+            }
+
+            return string.Join(", ", parts);
+        }
+    }
+}
