@@ -92,30 +92,7 @@ public sealed class SdkBuildTests
         Assert.Equal(Snapshot(output), withCloneCopy);
     }
 
-    private TestRepository NewRepositoryWithApp(FilesystemKind kind)
-    {
-        var repository = new TestRepository(_filesystems.NewDirectory(kind, "repo"), _sdk)
-            .Write("Directory.Build.props", "<Project><Sdk Name=\"CloneCopy\" /></Project>")
-            .WriteGlobalJson(msbuildSdks: true)
-            .Library("Lib", extraItems: "<PackageReference Include=\"Newtonsoft.Json\" Version=\"13.0.1\" />")
-            .Content("App/assets/logo.bin", 300_000, 1)
-            .Content("App/settings.json", 5_000, 2)
-            .Write("App/App.csproj", """
-                <Project Sdk="Microsoft.NET.Sdk">
-                  <PropertyGroup>
-                    <OutputType>Exe</OutputType>
-                    <TargetFramework>net10.0</TargetFramework>
-                  </PropertyGroup>
-                  <ItemGroup>
-                    <ProjectReference Include="../Lib/Lib.csproj" />
-                    <None Include="settings.json" CopyToOutputDirectory="PreserveNewest" />
-                    <None Include="assets/**" CopyToOutputDirectory="PreserveNewest" />
-                  </ItemGroup>
-                </Project>
-                """)
-            .Write("App/Program.cs", "System.Console.WriteLine(Lib.Class1.Name);");
-        return repository;
-    }
+    private TestRepository NewRepositoryWithApp(FilesystemKind kind) => TestRepository.AppWithLibrary(_filesystems.NewDirectory(kind, "repo"), _sdk);
 
     /// <summary>Relative path, content hash and mode of every file under a folder.</summary>
     private static string Snapshot(string folder) => string.Join(Environment.NewLine,

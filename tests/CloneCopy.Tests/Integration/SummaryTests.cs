@@ -87,25 +87,7 @@ public sealed partial class SummaryTests
         Assert.Equal(!expectSuccess, log.Contains("error CLC005", StringComparison.Ordinal));
     }
 
-    private TestRepository NewRepository(FilesystemKind kind) =>
-        new TestRepository(_filesystems.NewDirectory(kind, "summary"), _sdk)
-            .Write("Directory.Build.props", "<Project><Sdk Name=\"CloneCopy\" /></Project>")
-            .WriteGlobalJson(msbuildSdks: true)
-            .Library("Lib", extraItems: "<PackageReference Include=\"Newtonsoft.Json\" Version=\"13.0.1\" />")
-            .Content("App/assets/logo.bin", 300_000, 1)
-            .Write("App/App.csproj", """
-                <Project Sdk="Microsoft.NET.Sdk">
-                  <PropertyGroup>
-                    <OutputType>Exe</OutputType>
-                    <TargetFramework>net10.0</TargetFramework>
-                  </PropertyGroup>
-                  <ItemGroup>
-                    <ProjectReference Include="../Lib/Lib.csproj" />
-                    <None Include="assets/**" CopyToOutputDirectory="PreserveNewest" />
-                  </ItemGroup>
-                </Project>
-                """)
-            .Write("App/Program.cs", "System.Console.WriteLine(Lib.Class1.Name);");
+    private TestRepository NewRepository(FilesystemKind kind) => TestRepository.AppWithLibrary(_filesystems.NewDirectory(kind, "summary"), _sdk);
 
     private sealed record Summary(string Line, int Cloned, string NotWritten, int Copied);
 

@@ -36,6 +36,32 @@ public sealed partial class TestRepository
 
     public string Root { get; }
 
+    /// <summary>
+    /// The repository most build tests use: CloneCopy for the whole repository (Directory.Build.props and
+    /// global.json), an App with content files referencing a Lib that references a package.
+    /// </summary>
+    public static TestRepository AppWithLibrary(string root, PackedSdk sdk) =>
+        new TestRepository(root, sdk)
+            .Write("Directory.Build.props", "<Project><Sdk Name=\"CloneCopy\" /></Project>")
+            .WriteGlobalJson(msbuildSdks: true)
+            .Library("Lib", extraItems: "<PackageReference Include=\"Newtonsoft.Json\" Version=\"13.0.1\" />")
+            .Content("App/assets/logo.bin", 300_000, 1)
+            .Content("App/settings.json", 5_000, 2)
+            .Write("App/App.csproj", """
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup>
+                    <OutputType>Exe</OutputType>
+                    <TargetFramework>net10.0</TargetFramework>
+                  </PropertyGroup>
+                  <ItemGroup>
+                    <ProjectReference Include="../Lib/Lib.csproj" />
+                    <None Include="settings.json" CopyToOutputDirectory="PreserveNewest" />
+                    <None Include="assets/**" CopyToOutputDirectory="PreserveNewest" />
+                  </ItemGroup>
+                </Project>
+                """)
+            .Write("App/Program.cs", "System.Console.WriteLine(Lib.Class1.Name);");
+
     public string NuGetPackages => Path.Combine(Root, ".nuget-packages");
 
     public TestRepository Write(string relative, string content)
