@@ -68,6 +68,24 @@ public sealed class SdkBuildTests
     }
 
     [FilesystemFact]
+    public void The_switch_works_when_set_in_the_project_file_after_the_SDK_is_imported()
+    {
+        TestRepository repository = NewRepositoryWithApp(FilesystemKind.Ext4);
+        string project = Path.Combine(repository.Root, "App", "App.csproj");
+        File.WriteAllText(project, File.ReadAllText(project).Replace("<OutputType>Exe</OutputType>", "<OutputType>Exe</OutputType><DisableCloneCopy>true</DisableCloneCopy>", StringComparison.Ordinal));
+
+        var (code, log) = repository.Build("App/App.csproj");
+
+        Assert.True(code == 0, log);
+        // Lib still uses CloneCopy; App, which switched it off in its own file, uses MSBuild's Copy.
+        var assemblies = TestRepository.CopyTaskAssemblies(log);
+        Assert.Contains(assemblies, a => a.StartsWith("Microsoft.Build.Tasks.Core", StringComparison.Ordinal));
+        Assert.Contains(assemblies, a => a.EndsWith("/CloneCopy.dll", StringComparison.Ordinal));
+        Assert.Contains("[Lib]", log);
+        Assert.DoesNotContain("[App]", log); // no CloneCopy summary for the project that switched it off
+    }
+
+    [FilesystemFact]
     public void On_ext4_the_outputs_are_byte_identical_to_the_built_in_Copys()
     {
         TestRepository repository = NewRepositoryWithApp(FilesystemKind.Ext4);
