@@ -50,14 +50,23 @@ public sealed class EscapeHatchTests
     }
 
     [Theory]
-    [InlineData("1", true)]
-    [InlineData(null, false)]
-    public void MSBUILDCOPYTASKPARALLELISM_1_keeps_every_copy_on_the_calling_thread(string? variable, bool expectCallingThreadOnly)
+    [InlineData("1", 2000, true)]      // single-threaded on request, even for slow copies
+    [InlineData(null, 2000, false)]    // slow copies (data copies): helpers join in
+    [InlineData(null, 0, true)]        // fast copies (clones): the calling thread alone is faster (threshold raised: see below)
+    public void Copies_run_on_the_calling_thread_unless_they_are_slow_and_parallelism_is_allowed(string? variable, int microsecondsPerCopy, bool expectCallingThreadOnly)
     {
         string directory = Directory.CreateTempSubdirectory("clonecopy-threads").FullName;
-        var sources = Enumerable.Range(0, 20).Select(i => TestFiles.Write(Path.Combine(directory, $"s{i}"), 10, i)).ToArray();
-        var recorder = new ThreadRecordingTransfer();
+        var sources = Enumerable.Range(0, 60).Select(i => TestFiles.Write(Path.Combine(directory, $"s{i}"), 10, i)).ToArray();
+        var recorder = new ThreadRecordingTransfer(microsecondsPerCopy);
         Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", variable);
+        double threshold = CopyScheduler.SlowGroupMicroseconds;
+        if (microsecondsPerCopy == 0)
+        {
+            // "Fast" must not depend on how loaded the test machine is: 0 µs copies plus the task's own
+            // bookkeeping stay far below 1 ms.
+            CopyScheduler.SlowGroupMicroseconds = 1000;
+        }
+
         try
         {
             var task = new CloneCopy.Copy
@@ -71,22 +80,33 @@ public sealed class EscapeHatchTests
         }
         finally
         {
+            CopyScheduler.SlowGroupMicroseconds = threshold;
             Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", null);
             Directory.Delete(directory, recursive: true);
         }
 
-        Assert.Equal(20, recorder.Threads.Count);
+        Assert.Equal(60, recorder.Threads.Count);
         Assert.Equal(expectCallingThreadOnly, recorder.Threads.All(t => t == Environment.CurrentManagedThreadId));
     }
 
-    /// <summary>Writes nothing; records which thread each transfer ran on.</summary>
+    /// <summary>Writes an empty file, as slowly as asked; records which thread each transfer ran on.</summary>
     private sealed class ThreadRecordingTransfer : IFileTransfer
     {
+        private readonly int _microseconds;
+
+        public ThreadRecordingTransfer(int microseconds) => _microseconds = microseconds;
+
         public System.Collections.Concurrent.ConcurrentBag<int> Threads { get; } = new();
 
         public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
         {
             Threads.Add(Environment.CurrentManagedThreadId);
+            var spin = System.Diagnostics.Stopwatch.StartNew();
+            while (spin.Elapsed.TotalMilliseconds * 1000 < _microseconds)
+            {
+                Thread.Sleep(1); // a slow data copy
+            }
+
             File.WriteAllText(destinationPath, string.Empty);
             return new TransferResult(TransferMethod.Copied, NotClonedReason.NoClonePathOnPlatform, 0);
         }
