@@ -60,5 +60,7 @@ echo "|---|---:|---:|---:|---:|"
 echo "| MSBuild's Copy (DisableCloneCopy=true) | ${bi} s | $(copies builtin) | $(copied_bytes builtin) | $((disk[builtin] / 1048576)) MiB |"
 echo "| CloneCopy | ${cc} s | $(copies clonecopy) | $(copied_bytes clonecopy) | $((disk[clonecopy] / 1048576)) MiB |"
 echo
+echo "Each build (s): MSBuild's Copy: ${times[builtin]}; CloneCopy: ${times[clonecopy]}"
+echo
 echo "CloneCopy ÷ MSBuild build time: $(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.3f", a / b}')×; CloneCopy's own summary of its last build:"
 grep -E '^ +CloneCopy: ' "$work/clonecopy.log" | sed -E 's/^ +//' | awk -F'[ (]' '{c+=$2} END {print "  " c " files cloned, in " NR " project summaries"}'
