@@ -22,11 +22,12 @@ bash scripts/setup.sh
 dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly >/dev/null
 bench="dotnet $repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll"
 
-mounted=()
 cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; rm -f "$m.img"; done; }
+mounted=()
 trap cleanup EXIT
 
-# make_fs NAME MKFS... : a sparse image loop-mounted at artifacts/bench/NAME
+# make_fs NAME MKFS... : a sparse image loop-mounted at artifacts/bench/NAME, recorded in fs[NAME].
+# (Not called in $(...): the mount must be recorded in this shell for the clean-up trap.)
 make_fs() {
   local name=$1; shift
   local dir="$out/$name"
@@ -36,14 +37,14 @@ make_fs() {
   "$@" "$dir.img" >/dev/null
   mount -o loop "$dir.img" "$dir"
   mounted+=("$dir")
-  echo "$dir"
+  fs[$name]=$dir
 }
 
 declare -A fs
 if [[ $(id -u) -eq 0 && -e /dev/loop-control ]]; then
-  fs[xfs]=${BENCH_XFS:-$(make_fs xfs mkfs.xfs -q -f -m reflink=1)}
-  fs[btrfs]=${BENCH_BTRFS:-$(make_fs btrfs mkfs.btrfs -q -f)}
-  fs[ext4]=${BENCH_EXT4:-$(make_fs ext4 mkfs.ext4 -q -F)}
+  if [[ -n "${BENCH_XFS:-}" ]]; then fs[xfs]=$BENCH_XFS; else make_fs xfs mkfs.xfs -q -f -m reflink=1; fi
+  if [[ -n "${BENCH_BTRFS:-}" ]]; then fs[btrfs]=$BENCH_BTRFS; else make_fs btrfs mkfs.btrfs -q -f; fi
+  if [[ -n "${BENCH_EXT4:-}" ]]; then fs[ext4]=$BENCH_EXT4; else make_fs ext4 mkfs.ext4 -q -F; fi
 else
   [[ -n "${BENCH_XFS:-}" ]] && fs[xfs]=$BENCH_XFS
   [[ -n "${BENCH_BTRFS:-}" ]] && fs[btrfs]=$BENCH_BTRFS
