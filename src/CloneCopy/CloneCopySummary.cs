@@ -28,7 +28,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
     public override bool Execute()
     {
         int? project = ProjectContext.Identify(BuildEngine, "CloneCopy: summarising this project's copies");
-        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id, create: false) : null;
+        ProjectStatistics? statistics = project is int id ? BuildStatistics.Take(BuildEngine, id) : null;
         if (statistics is null || !statistics.DidAnything)
         {
             return true;
@@ -55,9 +55,9 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
-        Log.LogMessage(null, CloneCopyCodes.PackageCacheOnOtherVolume, null, null, 0, 0, 0, 0, MessageImportance.High,
+        TaskLog.Message(Log, MessageImportance.High,
             $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.",
-            []);
+            CloneCopyCodes.PackageCacheOnOtherVolume);
     }
 
     private void EnforceRequireClones(ProjectStatistics statistics)
@@ -83,20 +83,6 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
         }
     }
 
-    private bool SayOncePerBuild(string key)
-    {
-        if (BuildEngine is not IBuildEngine4 engine)
-        {
-            return true;
-        }
-
-        var said = engine.GetRegisteredTaskObject(key, RegisteredTaskObjectLifetime.Build) as ConcurrentDictionary<string, bool>;
-        if (said is null)
-        {
-            engine.RegisterTaskObject(key, new ConcurrentDictionary<string, bool>(), RegisteredTaskObjectLifetime.Build, allowEarlyCollection: false);
-            said = (ConcurrentDictionary<string, bool>)engine.GetRegisteredTaskObject(key, RegisteredTaskObjectLifetime.Build);
-        }
-
-        return said.TryAdd(key, true);
-    }
+    private bool SayOncePerBuild(string key) =>
+        BuildScoped.GetOrCreate(BuildEngine, key, () => new ConcurrentDictionary<string, bool>())?.TryAdd(key, true) ?? true;
 }

@@ -17,7 +17,7 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
     public Copy()
     {
-        UseSymboliclinksIfPossible = CopyEscapeHatches.FromEnvironment().UseSymbolicLinksByDefault;
+        UseSymboliclinksIfPossible = CopyEscapeHatches.UseSymbolicLinksByDefault;
     }
 
     public ITaskItem[]? SourceFiles { get; set; }
@@ -119,7 +119,7 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
         string line = "CloneCopy: " + statistics.Describe();
         int? project = ProjectContext.Identify(BuildEngine, line);
-        ProjectStatistics? total = project is int id ? BuildStatistics.ForProject(BuildEngine, id, create: true) : null;
+        ProjectStatistics? total = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
         if (total is null)
         {
             TaskLog.Message(Log, MessageImportance.Normal, line);

@@ -22,7 +22,7 @@ public static class PerFileBenchmark
         output.WriteLine("|---|---|---:|---:|---:|---:|---:|---:|");
         foreach (var (name, root) in filesystems)
         {
-            var transfer = new LinuxFileTransfer(new CloneCapabilityCache());
+            var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>());
             foreach (bool dirty in new[] { false, true })
             {
                 foreach (int size in Sizes)

@@ -15,10 +15,9 @@ namespace CloneCopy.Engine;
 internal sealed class ClonerTransfer : IFileTransfer
 {
     private readonly Lazy<IFileCloner?> _cloner;
-    private readonly ConcurrentDictionary<(string, string), NotClonedReason> _impossible = new();
+    private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
     private readonly ConcurrentDictionary<string, string> _reseededSources = new(StringComparer.OrdinalIgnoreCase);
     private string _unavailableReason = string.Empty;
-    private long _attempts;
     private long _linkLimitHits;
 
     public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics)
@@ -29,9 +28,6 @@ internal sealed class ClonerTransfer : IFileTransfer
 
     public EngineDiagnostics Diagnostics { get; }
 
-    /// <summary>Clone attempts made (a probe count for tests).</summary>
-    public long Attempts => Interlocked.Read(ref _attempts);
-
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
 
@@ -40,14 +36,13 @@ internal sealed class ClonerTransfer : IFileTransfer
     /// copy, as long as it still is one (same size and timestamp; something later in the build may have
     /// replaced it).
     /// </summary>
-    public string CloneSourceFor(string source)
+    private string CloneSourceFor(string source, FileInfo original)
     {
         if (!_reseededSources.TryGetValue(source, out string? fresh))
         {
             return source;
         }
 
-        var original = new FileInfo(source);
         var copy = new FileInfo(fresh);
         return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : source;
     }
@@ -55,7 +50,9 @@ internal sealed class ClonerTransfer : IFileTransfer
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        NotClonedReason reason = TryClone(sourcePath, destinationPath, out long length);
+        var source = new FileInfo(sourcePath);
+        long length = source.Length; // throws FileNotFoundException for a missing source, as File.Copy would
+        NotClonedReason reason = TryClone(source, sourcePath, destinationPath);
         if (reason == NotClonedReason.None)
         {
             return TransferResult.Cloned(length);
@@ -69,12 +66,11 @@ internal sealed class ClonerTransfer : IFileTransfer
             _reseededSources[sourcePath] = destinationPath;
         }
 
-        return new TransferResult(TransferMethod.Copied, reason, new FileInfo(destinationPath).Length);
+        return new TransferResult(TransferMethod.Copied, reason, length);
     }
 
-    private NotClonedReason TryClone(string sourcePath, string destinationPath, out long length)
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath)
     {
-        length = 0;
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)
         {
@@ -82,9 +78,7 @@ internal sealed class ClonerTransfer : IFileTransfer
             return NotClonedReason.CloningDisabled;
         }
 
-        var source = new FileInfo(sourcePath);
-        length = source.Length;
-        if (length == 0)
+        if (source.Length == 0)
         {
             return NotClonedReason.EmptyFile;
         }
@@ -101,13 +95,13 @@ internal sealed class ClonerTransfer : IFileTransfer
             return NotClonedReason.CloningDisabled;
         }
 
-        if (_impossible.TryGetValue(volumes, out NotClonedReason known))
+        if (_capabilities.IsKnownImpossible(volumes, out NotClonedReason known))
         {
             return known;
         }
 
-        string cloneSource = CloneSourceFor(sourcePath);
-        Interlocked.Increment(ref _attempts);
+        string cloneSource = CloneSourceFor(sourcePath, source);
+        _capabilities.CountAttempt();
         CloneAttempt attempt;
         try
         {
@@ -117,7 +111,7 @@ internal sealed class ClonerTransfer : IFileTransfer
         {
             // A cloner bug or an unexpected platform answer: disable cloning for this pair, copy instead.
             Diagnostics.Report(EngineDiagnosticKind.VolumeProbeFailed, volumes.Item2, e.Message);
-            _impossible[volumes] = NotClonedReason.CloningDisabled;
+            _capabilities.RememberImpossible(volumes, NotClonedReason.CloningDisabled);
             return NotClonedReason.CloningDisabled;
         }
 
@@ -131,7 +125,7 @@ internal sealed class ClonerTransfer : IFileTransfer
 
                 return NotClonedReason.None;
             case CloneAttemptKind.ImpossibleHere:
-                _impossible[volumes] = attempt.Reason;
+                _capabilities.RememberImpossible(volumes, attempt.Reason);
                 return attempt.Reason;
             case CloneAttemptKind.LinkLimit:
                 Interlocked.Increment(ref _linkLimitHits);

@@ -25,7 +25,7 @@ internal static class FileTransferFactory
         {
             if (Platform.Linux.LinuxFileTransfer.IsUsable())
             {
-                return new Platform.Linux.LinuxFileTransfer(new CloneCapabilityCache());
+                return new Platform.Linux.LinuxFileTransfer(new CloneCapabilityCache<VolumePair>());
             }
 
             Diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");

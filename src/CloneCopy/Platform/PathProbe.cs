@@ -3,7 +3,7 @@ using System.Runtime.InteropServices;
 
 namespace CloneCopy.Platform;
 
-/// <summary>What the per-file rules need to know about a path before copying.</summary>
+/// <summary>What the per-file rules need to know about a path, from one look at it.</summary>
 internal readonly struct PathStatus
 {
     public PathStatus(bool exists, bool isDirectory)
@@ -17,16 +17,31 @@ internal readonly struct PathStatus
 
     /// <summary>True for a directory or a link to one.</summary>
     public bool IsDirectory { get; }
+
+    /// <summary>True when the path itself is a symbolic link.</summary>
+    public bool IsLink { get; init; }
+
+    /// <summary>Hard links to the entry itself (1 for an ordinary file); 0 where unknown.</summary>
+    public uint LinkCount { get; init; }
+
+    /// <summary>Device and inode of the file the path leads to; both 0 where unknown (not Linux, dangling link).</summary>
+    public ulong Device { get; init; }
+
+    public ulong Inode { get; init; }
+
+    public bool HasIdentity => Inode != 0;
 }
 
 /// <summary>
-/// Answers "does it exist, is it a directory" with one system call where it can (statx on Linux), with
-/// the answers .NET's File.Exists / Directory.Exists would give. This runs for every pair of every copy.
+/// Answers "does it exist, is it a directory, which file is it" with one system call where it can (statx
+/// on Linux; two for a symbolic link), with the answers .NET's File.Exists / Directory.Exists would give.
+/// This runs for the source and the destination of every pair of every copy.
 /// </summary>
 internal static class PathProbe
 {
 #if NET
     private static readonly bool UseStatx = RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && Linux.LinuxFileTransfer.IsUsable();
+    private const uint Wanted = Linux.LibC.STATX_TYPE | Linux.LibC.STATX_NLINK | Linux.LibC.STATX_INO;
 #endif
 
     public static PathStatus Get(string fullPath)
@@ -34,17 +49,22 @@ internal static class PathProbe
 #if NET
         if (UseStatx)
         {
-            const int AtSymlinkNoFollow = 0x100;
-            const uint SIfLnk = 0xA000;
-            if (Linux.LibC.Statx(Linux.LibC.AT_FDCWD, fullPath, AtSymlinkNoFollow, 0x1 /* STATX_TYPE */, out var entry) == 0)
+            if (Linux.LibC.Statx(Linux.LibC.AT_FDCWD, fullPath, Linux.LibC.AT_SYMLINK_NOFOLLOW, Wanted, out var entry) == 0)
             {
-                if ((entry.Mode & Linux.LibC.S_IFMT) != SIfLnk)
+                if (!entry.IsSymbolicLink)
                 {
-                    return new PathStatus(true, entry.IsDirectory);
+                    return new PathStatus(true, entry.IsDirectory) { LinkCount = entry.LinkCount, Device = entry.Device, Inode = entry.Inode };
                 }
 
-                // A link: it exists; it counts as a directory when it leads to one.
-                return new PathStatus(true, Linux.LibC.Statx(Linux.LibC.AT_FDCWD, fullPath, 0, 0x1, out var target) == 0 && target.IsDirectory);
+                // A link: it exists; it is a directory, and has an identity, through what it leads to.
+                bool resolved = Linux.LibC.Statx(Linux.LibC.AT_FDCWD, fullPath, 0, Wanted, out var target) == 0;
+                return new PathStatus(true, resolved && target.IsDirectory)
+                {
+                    IsLink = true,
+                    LinkCount = entry.LinkCount,
+                    Device = resolved ? target.Device : 0,
+                    Inode = resolved ? target.Inode : 0,
+                };
             }
 
             int errno = Marshal.GetLastPInvokeError();
@@ -59,7 +79,8 @@ internal static class PathProbe
             return new PathStatus(true, true);
         }
 
-        return new PathStatus(File.Exists(fullPath) || IsLink(fullPath), false);
+        bool isLink = IsLink(fullPath);
+        return new PathStatus(File.Exists(fullPath) || isLink, false) { IsLink = isLink };
     }
 
     private static bool IsLink(string fullPath)

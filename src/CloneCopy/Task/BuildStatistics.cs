@@ -11,31 +11,14 @@ internal static class BuildStatistics
 {
     private const string Key = "CloneCopy.ProjectStatistics";
 
-    public static ProjectStatistics? ForProject(IBuildEngine engine, int projectContextId, bool create)
-    {
-        if (engine is not IBuildEngine4 engine4)
-        {
-            return null;
-        }
+    /// <summary>The statistics of one project build, created on first use.</summary>
+    public static ProjectStatistics? ForProject(IBuildEngine engine, int projectContextId) =>
+        BuildScoped.GetOrCreate(engine, Key, () => new ConcurrentDictionary<int, ProjectStatistics>())
+            ?.GetOrAdd(projectContextId, _ => new ProjectStatistics());
 
-        var all = engine4.GetRegisteredTaskObject(Key, RegisteredTaskObjectLifetime.Build) as ConcurrentDictionary<int, ProjectStatistics>;
-        if (all is null)
-        {
-            if (!create)
-            {
-                return null;
-            }
-
-            engine4.RegisterTaskObject(Key, new ConcurrentDictionary<int, ProjectStatistics>(), RegisteredTaskObjectLifetime.Build, allowEarlyCollection: false);
-            all = (ConcurrentDictionary<int, ProjectStatistics>)engine4.GetRegisteredTaskObject(Key, RegisteredTaskObjectLifetime.Build);
-        }
-
-        if (create)
-        {
-            return all.GetOrAdd(projectContextId, _ => new ProjectStatistics());
-        }
-
-        all.TryRemove(projectContextId, out ProjectStatistics? statistics);
-        return statistics;
-    }
+    /// <summary>Takes a project build's statistics out, for its summary; null when its Copy calls did nothing.</summary>
+    public static ProjectStatistics? Take(IBuildEngine engine, int projectContextId) =>
+        BuildScoped.Get<ConcurrentDictionary<int, ProjectStatistics>>(engine, Key)?.TryRemove(projectContextId, out ProjectStatistics? statistics) == true
+            ? statistics
+            : null;
 }

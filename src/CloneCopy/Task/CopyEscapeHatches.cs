@@ -18,8 +18,8 @@ internal sealed class CopyEscapeHatches
     /// <summary>MSBUILDALWAYSRETRY: retry even failures that are normally final (access denied on Windows).</summary>
     public bool AlwaysRetry { get; private set; }
 
-    /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible.</summary>
-    public bool UseSymbolicLinksByDefault { get; private set; }
+    /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible, read when a task is created.</summary>
+    public static bool UseSymbolicLinksByDefault => IsSet("MSBuildUseSymboliclinksIfPossible");
 
     /// <summary>MSBUILDCOPYWITHOUTDELETE: do not delete an existing destination before writing it.</summary>
     public bool CopyWithoutDelete { get; private set; }
@@ -31,7 +31,6 @@ internal sealed class CopyEscapeHatches
     {
         AlwaysOverwriteReadOnlyFiles = IsSet("MSBUILDALWAYSOVERWRITEREADONLYFILES"),
         AlwaysRetry = IsSet("MSBUILDALWAYSRETRY"),
-        UseSymbolicLinksByDefault = IsSet("MSBuildUseSymboliclinksIfPossible"),
         CopyWithoutDelete = IsSet("MSBUILDCOPYWITHOUTDELETE"),
         Parallelism = ReadParallelism(),
     };

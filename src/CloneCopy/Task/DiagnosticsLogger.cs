@@ -57,23 +57,8 @@ internal static class DiagnosticsLogger
     }
 
     private static void Message(TaskLoggingHelper log, string code, string text) =>
-        log.LogMessage(null, code, null, null, 0, 0, 0, 0, MessageImportance.High, text, []);
+        TaskLog.Message(log, MessageImportance.High, text, code);
 
-    private static ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidInThisBuild(IBuildEngine engine)
-    {
-        if (engine is not IBuildEngine4 engine4)
-        {
-            return SaidWithoutEngineSupport;
-        }
-
-        if (engine4.GetRegisteredTaskObject(SaidKey, RegisteredTaskObjectLifetime.Build) is ConcurrentDictionary<(EngineDiagnosticKind, string), bool> existing)
-        {
-            return existing;
-        }
-
-        var created = new ConcurrentDictionary<(EngineDiagnosticKind, string), bool>();
-        engine4.RegisterTaskObject(SaidKey, created, RegisteredTaskObjectLifetime.Build, allowEarlyCollection: false);
-        // Two tasks may race to register; whichever object the engine kept is the one to use.
-        return engine4.GetRegisteredTaskObject(SaidKey, RegisteredTaskObjectLifetime.Build) as ConcurrentDictionary<(EngineDiagnosticKind, string), bool> ?? created;
-    }
+    private static ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidInThisBuild(IBuildEngine engine) =>
+        BuildScoped.GetOrCreate(engine, SaidKey, () => new ConcurrentDictionary<(EngineDiagnosticKind, string), bool>()) ?? SaidWithoutEngineSupport;
 }

@@ -135,7 +135,7 @@ internal sealed class PairCopier
             return PairOutcome.Failed;
         }
 
-        if (destination.Exists && FileIdentity.DestinationIsTheSource(sourceFull, destinationFull))
+        if (destination.Exists && FileIdentity.DestinationIsTheSource(sourceFull, source, destinationFull, destination))
         {
             // The same file through a symlinked directory, a bind mount or a link: MSBuild's Copy would
             // delete it and then fail to copy it. There is nothing to copy.
@@ -146,7 +146,7 @@ internal sealed class PairCopier
         _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)!);
         if (destination.Exists)
         {
-            PrepareDestination(pair.DestinationSpec, destinationFull);
+            PrepareDestination(pair.DestinationSpec, destinationFull, destination);
         }
 
         if (_options.UseHardLinks || _options.UseSymbolicLinks)
@@ -177,7 +177,7 @@ internal sealed class PairCopier
     /// Clears read-only when asked, then deletes an existing writable destination, so the write creates a
     /// new file instead of going through a hard link (into, say, the NuGet cache) or a symbolic link.
     /// </summary>
-    private void PrepareDestination(string destinationSpec, string destinationFull)
+    private void PrepareDestination(string destinationSpec, string destinationFull, PathStatus status)
     {
         var destination = new FileInfo(destinationFull);
         if (!destination.Exists)
@@ -206,7 +206,7 @@ internal sealed class PairCopier
 
         // A read-only destination is normally written in place (MSBuild keeps it); but if it is a hard or
         // symbolic link, writing in place would change another file (the NuGet cache): replace it instead.
-        if (!readOnly || FileIdentity.IsSharedEntry(destinationFull))
+        if (!readOnly || FileIdentity.IsSharedEntry(status))
         {
             File.Delete(destinationFull);
         }

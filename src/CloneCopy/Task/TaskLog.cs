@@ -17,5 +17,5 @@ internal static class TaskLog
     public static void Warning(TaskLoggingHelper log, string code, string message) =>
         log.LogWarning(null, code, null, null, 0, 0, 0, 0, message, NoArguments);
 
-    public static void Message(TaskLoggingHelper log, MessageImportance importance, string message) =>
-        log.LogMessage(importance, message, NoArguments);}
+    public static void Message(TaskLoggingHelper log, MessageImportance importance, string message, string? code = null) =>
+        log.LogMessage(null, code, null, null, 0, 0, 0, 0, importance, message, NoArguments);}

@@ -71,7 +71,7 @@ public sealed class LinuxFileTransferTests
     {
         string from = _filesystems.NewDirectory(FilesystemKind.Xfs);
         string to = _filesystems.NewDirectory(FilesystemKind.SecondXfs);
-        var cache = new CloneCapabilityCache();
+        var cache = new CloneCapabilityCache<VolumePair>();
         var transfer = new LinuxFileTransfer(cache);
 
         for (int i = 0; i < 3; i++)
@@ -96,7 +96,7 @@ public sealed class LinuxFileTransferTests
     {
         string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
         string source = TestFiles.Write(Path.Combine(directory, "empty"), 0);
-        var cache = new CloneCapabilityCache();
+        var cache = new CloneCapabilityCache<VolumePair>();
 
         TransferResult result = new LinuxFileTransfer(cache).Transfer(source, Path.Combine(directory, "copy"), CancellationToken.None);
 
@@ -146,5 +146,5 @@ public sealed class LinuxFileTransferTests
         Assert.False(File.Exists(destination));
     }
 
-    private static LinuxFileTransfer NewTransfer() => new(new CloneCapabilityCache());
+    private static LinuxFileTransfer NewTransfer() => new(new CloneCapabilityCache<VolumePair>());
 }

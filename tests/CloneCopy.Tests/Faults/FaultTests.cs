@@ -80,7 +80,7 @@ public sealed class FaultTests
     public void On_ext4_the_first_clone_attempt_teaches_the_cache_and_later_files_do_not_ask_again()
     {
         string directory = _filesystems.NewDirectory(FilesystemKind.Ext4);
-        var cache = new CloneCapabilityCache();
+        var cache = new CloneCapabilityCache<VolumePair>();
         var transfer = new CloneCopy.Platform.Linux.LinuxFileTransfer(cache);
 
         for (int i = 0; i < 5; i++)

@@ -19,7 +19,11 @@ internal static unsafe partial class LibC
     public const int O_CLOEXEC = 0x80000;
 
     public const int AT_FDCWD = -100;
+    public const int AT_SYMLINK_NOFOLLOW = 0x100;
     public const int AT_EMPTY_PATH = 0x1000;
+    public const uint STATX_TYPE = 0x1;
+    public const uint STATX_NLINK = 0x4;
+    public const uint STATX_INO = 0x100;
     public const uint STATX_BASIC_STATS = 0x7ff;
 
     /// <summary>_IOW(0x94, 9, int): clone a whole file. Same encoding on x86-64 and arm64.</summary>
@@ -27,6 +31,7 @@ internal static unsafe partial class LibC
 
     public const uint S_IFMT = 0xF000;
     public const uint S_IFDIR = 0x4000;
+    public const uint S_IFLNK = 0xA000;
     public const uint PermissionBits = 0xFFF; // rwx for user/group/other plus setuid, setgid, sticky
 
     [LibraryImport(Library, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
@@ -102,6 +107,8 @@ internal static unsafe partial class LibC
         public readonly ulong Device => ((ulong)DeviceMajor << 32) | DeviceMinor;
 
         public readonly bool IsDirectory => (Mode & S_IFMT) == S_IFDIR;
+
+        public readonly bool IsSymbolicLink => (Mode & S_IFMT) == S_IFLNK;
     }
 }
 #endif

@@ -19,13 +19,13 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     /// <summary>copy_file_range moves at most about 2 GiB per call; 64 MiB at a time keeps cancellation prompt.</summary>
     private const long KernelCopyChunk = 64L << 20;
 
-    private readonly CloneCapabilityCache _cache;
-    private readonly CloneCapabilityCache _kernelCopyCache = new();
+    private readonly CloneCapabilityCache<VolumePair> _cache;
+    private readonly CloneCapabilityCache<VolumePair> _kernelCopyCache = new();
 
-    public LinuxFileTransfer(CloneCapabilityCache cache) => _cache = cache;
+    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache) => _cache = cache;
 
     /// <summary>The verdicts learnt so far; tests and diagnostics read it.</summary>
-    public CloneCapabilityCache Capabilities => _cache;
+    public CloneCapabilityCache<VolumePair> Capabilities => _cache;
 
     /// <summary>True when libc answers: a musl or an exotic runtime falls back to File.Copy instead.</summary>
     public static bool IsUsable()
