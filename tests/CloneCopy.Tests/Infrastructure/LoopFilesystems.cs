@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using Xunit;
 
@@ -177,7 +178,8 @@ public sealed class FilesystemCollection : ICollectionFixture<LoopFilesystems>
 /// </summary>
 public sealed class FilesystemFactAttribute : FactAttribute
 {
-    public FilesystemFactAttribute()
+    public FilesystemFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (!LoopFilesystems.IsCi && !LoopFilesystems.CanProvide)
         {
@@ -189,7 +191,8 @@ public sealed class FilesystemFactAttribute : FactAttribute
 /// <summary>The <see cref="FilesystemFactAttribute"/> rule for theories.</summary>
 public sealed class FilesystemTheoryAttribute : TheoryAttribute
 {
-    public FilesystemTheoryAttribute()
+    public FilesystemTheoryAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (!LoopFilesystems.IsCi && !LoopFilesystems.CanProvide)
         {

@@ -50,7 +50,7 @@ public sealed class ScenarioTree
     {
         string path = Path.Combine(Root, relative);
         System.IO.Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        ProcessRunner.RunChecked("ln", $"\"{Path.Combine(Root, existing)}\" \"{path}\"");
+        FileSystemOps.HardLink(path, Path.Combine(Root, existing));
         return this;
     }
 
@@ -59,6 +59,14 @@ public sealed class ScenarioTree
         string path = Path.Combine(Root, relative);
         System.IO.Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         System.IO.File.CreateSymbolicLink(path, Path.Combine(Root, target));
+        return this;
+    }
+
+    /// <summary>Hidden: the Hidden attribute on Windows; on Unix a name starting with a dot is what hides a file.</summary>
+    public ScenarioTree Hidden(string relative)
+    {
+        string path = Path.Combine(Root, relative);
+        System.IO.File.SetAttributes(path, System.IO.File.GetAttributes(path) | FileAttributes.Hidden);
         return this;
     }
 

@@ -19,6 +19,14 @@ public sealed class CopyScenario
     /// <summary>Changes to the standard tree before the copy.</summary>
     public Action<ScenarioTree>? Arrange { get; init; }
 
+    /// <summary>
+    /// A second build: after the first Copy, <see cref="BetweenRuns"/> changes the tree (a source edited),
+    /// then a new task of the same kind runs with these parameters; both runs are compared.
+    /// </summary>
+    public CopyParameters? SecondRun { get; init; }
+
+    public Action<ScenarioTree>? BetweenRuns { get; init; }
+
     /// <summary>Environment variables set for both runs (MSBuild's escape hatches).</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 
@@ -32,6 +40,11 @@ public sealed class CopyScenario
     public string? ExpectErrorCodes { get; init; }
 
     public string? ExpectWarningCodes { get; init; }
+
+    /// <summary>Only on Unix (modes, dot-files), only on Windows (attributes), or everywhere (null).</summary>
+    public bool? UnixOnly { get; init; }
+
+    public bool AppliesHere => UnixOnly is not bool unix || unix != OperatingSystem.IsWindows();
 
     public override string ToString() => Name;
 }

@@ -11,6 +11,9 @@ public static class CopyScenarios
 
     public static IReadOnlyList<CopyScenario> All { get; } = Build().ToList();
 
+    /// <summary>The scenarios that mean something on the OS running the tests (Unix modes, Windows attributes).</summary>
+    public static IReadOnlyList<CopyScenario> ForThisPlatform { get; } = All.Where(s => s.AppliesHere).ToList();
+
     public static CopyScenario Named(string name) => All.Single(s => s.Name == name);
 
     private static IEnumerable<CopyScenario> Build()

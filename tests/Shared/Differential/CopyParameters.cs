@@ -93,7 +93,8 @@ public sealed record CopyRunResult(
     string DestinationFiles,
     string CopiedFiles,
     string ErrorCodes,
-    string WarningCodes)
+    string WarningCodes,
+    string Events)
 {
     private static readonly HashSet<string> WellKnownMetadata = new(StringComparer.OrdinalIgnoreCase)
     {
@@ -102,7 +103,8 @@ public sealed record CopyRunResult(
         "DefiningProjectName", "DefiningProjectExtension",
     };
 
-    public static CopyRunResult From(ITask task, bool succeeded, Infrastructure.TestBuildEngine engine)
+    /// <param name="root">The scenario's tree, written as "&lt;root&gt;" in event texts so two trees compare.</param>
+    public static CopyRunResult From(ITask task, bool succeeded, Infrastructure.TestBuildEngine engine, string root)
     {
         var type = task.GetType();
         return new CopyRunResult(
@@ -111,7 +113,8 @@ public sealed record CopyRunResult(
             DescribeItems((ITaskItem[]?)type.GetProperty("DestinationFiles")!.GetValue(task)),
             DescribeItems((ITaskItem[]?)type.GetProperty("CopiedFiles")!.GetValue(task)),
             string.Join(",", engine.Errors.Select(e => e.Code ?? "(none)").Order()),
-            string.Join(",", engine.Warnings.Select(w => w.Code ?? "(none)").Order()));
+            string.Join(",", engine.Warnings.Select(w => w.Code ?? "(none)").Order()),
+            string.Join(Environment.NewLine, engine.MSBuildComparableEvents().Select(e => Infrastructure.EventText.Verbatim(e, root)).Order(StringComparer.Ordinal)));
     }
 
     /// <summary>Item specs in order with their custom metadata, or "null" for an output never set.</summary>
