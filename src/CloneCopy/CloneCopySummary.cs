@@ -55,9 +55,8 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
-        TaskLog.Message(Log, MessageImportance.High,
-            $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.",
-            CloneCopyCodes.PackageCacheOnOtherVolume);
+        TaskLog.CodedMessage(Log, MessageImportance.High, CloneCopyCodes.PackageCacheOnOtherVolume,
+            $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.");
     }
 
     private void EnforceRequireClones(ProjectStatistics statistics)

@@ -14,10 +14,12 @@ namespace CloneCopy;
 public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
 {
     private readonly CancellationTokenSource _cancellation = new();
+    private bool? _useSymbolicLinks;
 
+    /// <summary>MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*".</summary>
     public Copy()
+        : base(CopyResources.Manager, CopyResources.HelpKeywordPrefix)
     {
-        UseSymboliclinksIfPossible = CopyEscapeHatches.UseSymbolicLinksByDefault;
     }
 
     public ITaskItem[]? SourceFiles { get; set; }
@@ -41,7 +43,12 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
     public bool UseHardlinksIfPossible { get; set; }
 
-    public bool UseSymboliclinksIfPossible { get; set; }
+    /// <summary>False unless set, or unless MSBuildUseSymboliclinksIfPossible is set when Execute runs (as in MSBuild).</summary>
+    public bool UseSymboliclinksIfPossible
+    {
+        get => _useSymbolicLinks ?? false;
+        set => _useSymbolicLinks = value;
+    }
 
     public bool ErrorIfLinkFails { get; set; }
 
@@ -74,6 +81,11 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         }
 
         CopyEscapeHatches hatches = CopyEscapeHatches.FromEnvironment();
+        if (_useSymbolicLinks is null && CopyEscapeHatches.UseSymbolicLinksByDefault)
+        {
+            _useSymbolicLinks = true;
+        }
+
         List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles);
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 

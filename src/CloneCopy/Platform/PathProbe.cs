@@ -30,6 +30,12 @@ internal readonly struct PathStatus
     public ulong Inode { get; init; }
 
     public bool HasIdentity => Inode != 0;
+
+    /// <summary>
+    /// What .NET's FileInfo.IsReadOnly would say for the current user, where the probe could tell without
+    /// another system call; null where it could not (then ask FileInfo).
+    /// </summary>
+    public bool? IsReadOnly { get; init; }
 }
 
 /// <summary>
@@ -41,7 +47,7 @@ internal static class PathProbe
 {
 #if NET
     private static readonly bool UseStatx = RuntimeInformation.IsOSPlatform(OSPlatform.Linux) && Linux.LinuxFileTransfer.IsUsable();
-    private const uint Wanted = Linux.LibC.STATX_TYPE | Linux.LibC.STATX_NLINK | Linux.LibC.STATX_INO;
+    private const uint Wanted = Linux.LibC.STATX_TYPE | Linux.LibC.STATX_MODE | Linux.LibC.STATX_NLINK | Linux.LibC.STATX_UID | Linux.LibC.STATX_INO;
 #endif
 
     public static PathStatus Get(string fullPath)
@@ -53,7 +59,7 @@ internal static class PathProbe
             {
                 if (!entry.IsSymbolicLink)
                 {
-                    return new PathStatus(true, entry.IsDirectory) { LinkCount = entry.LinkCount, Device = entry.Device, Inode = entry.Inode };
+                    return new PathStatus(true, entry.IsDirectory) { LinkCount = entry.LinkCount, Device = entry.Device, Inode = entry.Inode, IsReadOnly = Linux.UnixReadOnly.AsDotNetSeesIt(entry.Mode, entry.Uid) };
                 }
 
                 // A link: it exists; it is a directory, and has an identity, through what it leads to.

@@ -57,7 +57,7 @@ internal static class DiagnosticsLogger
     }
 
     private static void Message(TaskLoggingHelper log, string code, string text) =>
-        TaskLog.Message(log, MessageImportance.High, text, code);
+        TaskLog.CodedMessage(log, MessageImportance.High, code, text);
 
     private static ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidInThisBuild(IBuildEngine engine) =>
         BuildScoped.GetOrCreate(engine, SaidKey, () => new ConcurrentDictionary<(EngineDiagnosticKind, string), bool>()) ?? SaidWithoutEngineSupport;

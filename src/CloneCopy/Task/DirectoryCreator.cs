@@ -22,9 +22,10 @@ internal sealed class DirectoryCreator
             return;
         }
 
+        MSBuildMaxPath.ThrowIfTooLong(directoryFullPath);
         if (!Directory.Exists(directoryFullPath))
         {
-            TaskLog.Message(_log, MessageImportance.Normal, CopyMessages.CreatingDirectoryText(directorySpec));
+            _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.CreatesDirectory, directorySpec);
             Directory.CreateDirectory(directoryFullPath);
         }
 

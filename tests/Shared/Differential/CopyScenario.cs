@@ -27,6 +27,22 @@ public sealed class CopyScenario
 
     public Action<ScenarioTree>? BetweenRuns { get; init; }
 
+    /// <summary>
+    /// Something held only while each task runs (a file another handle keeps open without sharing, a disk
+    /// filled to the brim), released right after; null for nothing.
+    /// </summary>
+    public Func<ScenarioTree, IDisposable>? WhileCopying { get; init; }
+
+    /// <summary>
+    /// A place where CloneCopy deliberately differs from MSBuild's Copy (listed in the README): the trees are
+    /// not compared; instead this checks CloneCopy's documented behaviour on its tree, and the outputs
+    /// and events are still compared.
+    /// </summary>
+    public Action<ScenarioTree>? IntendedDifference { get; init; }
+
+    /// <summary>Uses symbolic links, which Wine does not make as Windows does: on Windows only the comparison holds, not the pins.</summary>
+    public bool UsesSymbolicLinks { get; init; }
+
     /// <summary>Environment variables set for both runs (MSBuild's escape hatches).</summary>
     public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
 

@@ -77,6 +77,70 @@ public sealed class ScenarioTree
         return this;
     }
 
+    /// <summary>
+    /// A name that is hidden on this OS: Windows hides by attribute (set with <see cref="Hidden"/>), Unix by a
+    /// leading dot.
+    /// </summary>
+    public static string HiddenName(string name) => OperatingSystem.IsWindows() ? name : "." + name;
+
+    /// <summary>Edits a file as a later build would find it: new content and a newer timestamp, its attributes kept.</summary>
+    public ScenarioTree Change(string relative, int length, int seed)
+    {
+        string path = Path.Combine(Root, relative);
+        FileAttributes attributes = System.IO.File.GetAttributes(path);
+        System.IO.File.SetAttributes(path, attributes & ~FileAttributes.ReadOnly);
+        System.IO.File.WriteAllBytes(path, TestFiles.Content(length, seed));
+        System.IO.File.SetLastWriteTimeUtc(path, new DateTime(2023, 5, 6, 7, 8, 9, DateTimeKind.Utc).AddSeconds(seed));
+        System.IO.File.SetAttributes(path, attributes);
+        return this;
+    }
+
+    /// <summary>Unix permissions (on Windows, nothing: it has no such bits).</summary>
+    public ScenarioTree Mode(string relative, UnixFileMode mode)
+    {
+        if (!OperatingSystem.IsWindows())
+        {
+            System.IO.File.SetUnixFileMode(Path.Combine(Root, relative), mode);
+        }
+
+        return this;
+    }
+
+    /// <summary>Opens a file without sharing until disposed: another process's build step holding it.</summary>
+    public IDisposable HoldWithoutSharing(string relative) =>
+        new FileStream(Path.Combine(Root, relative), FileMode.Open, FileAccess.Read, FileShare.None);
+
+    /// <summary>Fills the tree's filesystem until about <paramref name="leaveBytes"/> are free, until disposed.</summary>
+    public IDisposable FillDisk(long leaveBytes)
+    {
+        // Root may use the blocks ext4 reserves for it, so fill what is free to root; block maps take room
+        // too, so take it in pieces, halving a piece the filesystem refuses, until little is left.
+        var fillers = new Fillers();
+        string parent = Path.GetFullPath(Path.Combine(Root, ".."));
+        long request = new DriveInfo(parent).TotalFreeSpace - leaveBytes;
+        while (request >= 64 * 1024)
+        {
+            string filler = Path.Combine(parent, $"filler-{Guid.NewGuid():N}");
+            try
+            {
+                fillers.Add(System.IO.File.OpenHandle(filler, FileMode.CreateNew, FileAccess.Write, FileShare.None, FileOptions.DeleteOnClose, preallocationSize: request));
+                request = new DriveInfo(parent).TotalFreeSpace - leaveBytes;
+            }
+            catch (IOException)
+            {
+                System.IO.File.Delete(filler);
+                request /= 2;
+            }
+        }
+
+        return fillers;
+    }
+
+    private sealed class Fillers : System.Collections.Generic.List<IDisposable>, IDisposable
+    {
+        public void Dispose() => ForEach(f => f.Dispose());
+    }
+
     /// <summary>Makes a copy of the source look up to date (same size and timestamp) at the destination.</summary>
     public ScenarioTree UpToDateCopy(string source, string destination)
     {

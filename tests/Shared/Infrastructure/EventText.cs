@@ -1,4 +1,5 @@
 using System;
+using System.Text.RegularExpressions;
 using Microsoft.Build.Framework;
 
 namespace CloneCopy.Tests.Infrastructure;
@@ -19,7 +20,13 @@ public static class EventText
             BuildMessageEventArgs message => $"message|code={message.Code}|sub={message.Subcategory}|file={message.File}|at={message.LineNumber},{message.ColumnNumber},{message.EndLineNumber},{message.EndColumnNumber}|help={message.HelpKeyword}|importance={message.Importance}",
             _ => $"{e.GetType().Name}",
         };
-        string text = (e.Message ?? string.Empty).Replace(root, "<root>", StringComparison.Ordinal);
+        string text = StackFrames.Replace((e.Message ?? string.Empty).Replace(root, "<root>", StringComparison.Ordinal), " <stack>");
         return $"{fields}|sender={e.SenderName}|{text}";
     }
+
+    /// <summary>
+    /// Stack frames inside a quoted exception (MSB3894 quotes Exception.ToString()): they name the methods of
+    /// whichever task threw, so they are the one part of a text that cannot be the same.
+    /// </summary>
+    private static readonly Regex StackFrames = new(@"(\r?\n\s+at [^\r\n]*?(?=( copying "")|\r?\n|$))+", RegexOptions.CultureInvariant);
 }

@@ -32,11 +32,24 @@ public static class TreeSnapshot
             }
             else
             {
-                string hash = Convert.ToHexString(SHA256.HashData(File.ReadAllBytes(path)))[..16];
+                string hash = Hash(path);
                 lines.Add($"{relative} size={info.Length} sha={hash} mtime={info.LastWriteTimeUtc:O} {FileSystemOps.Permissions(path)} links={FileSystemOps.LinkCount(path)}");
             }
         }
 
         return string.Join(Environment.NewLine, lines);
+    }
+
+    /// <summary>The content's hash, or "unreadable" for a file the user may not read (a scenario made it so).</summary>
+    private static string Hash(string path)
+    {
+        try
+        {
+            return Convert.ToHexString(SHA256.HashData(File.ReadAllBytes(path)))[..16];
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return "unreadable";
+        }
     }
 }

@@ -43,20 +43,46 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
+        bool destinationTouched = false;
+        try
+        {
+            return TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched);
+        }
+    }
+
+    /// <summary>
+    /// Opens both files as .NET's File.Copy opens them (the source shared-locked, the destination read-write
+    /// and exclusively locked before it is truncated, so a file another process holds is neither truncated
+    /// nor written), then clones or copies, then sets mode and times.
+    /// </summary>
+    private TransferResult TransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, CancellationToken cancellationToken)
+    {
         int source = OpenOrThrow(sourcePath, LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
         try
         {
             StatOrThrow(source, sourcePath, out LibC.StatxBuffer sourceStat);
             if (sourceStat.IsDirectory)
             {
-                throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied: it is a directory.");
+                throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied.");
             }
 
+            DotNetFileLocks.Lock(source, exclusive: false, sourcePath);
             uint mode = sourceStat.Mode & LibC.PermissionBits;
-            int destination = OpenOrThrow(destinationPath, LibC.O_WRONLY | LibC.O_CREAT | LibC.O_TRUNC | LibC.O_CLOEXEC, mode);
+            int destination = OpenOrThrow(destinationPath, LibC.O_RDWR | LibC.O_CREAT | LibC.O_CLOEXEC, mode);
             try
             {
+                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath);
                 StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
+                destinationTouched = true;
+                if (destinationStat.Size != 0 && LibC.FTruncate(destination, 0) != 0)
+                {
+                    throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+                }
+
                 TransferResult result = TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
                 CopyMetadata(destination, destinationPath, in sourceStat, in destinationStat);
                 return result;
@@ -67,7 +93,11 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
                 // notice it (its timestamp is fresh, so it would); removing it makes that certain.
                 LibC.Close(destination);
                 destination = -1;
-                LibC.Unlink(destinationPath);
+                if (destinationTouched)
+                {
+                    LibC.Unlink(destinationPath);
+                }
+
                 throw;
             }
             finally
@@ -252,13 +282,14 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     }
 
     /// <summary>
-    /// Mode, then access and last-write times: last, so only a complete file carries the source's timestamp.
+    /// Mode (rwx for user, group and other: File.Copy does not carry setuid, setgid or sticky over), then
+    /// access and last-write times: last, so only a complete file carries the source's timestamp.
     /// The chmod is skipped when the file was created with the right mode already (the usual case: the
     /// umask did not strip anything), which saves a metadata transaction per file on XFS and btrfs.
     /// </summary>
     private static void CopyMetadata(int destination, string destinationPath, in LibC.StatxBuffer sourceStat, in LibC.StatxBuffer destinationStat)
     {
-        uint mode = sourceStat.Mode & LibC.PermissionBits;
+        uint mode = sourceStat.Mode & LibC.AccessPermissionBits;
         if ((destinationStat.Mode & LibC.PermissionBits) != mode && LibC.FChmod(destination, mode) != 0)
         {
             // File.Copy ignores a failed chmod too (a filesystem without modes, such as vfat).
