@@ -2,16 +2,17 @@
 # The differential suite (CloneCopy against MSBuild's own Copy) in the lanes the main test run cannot be:
 #   unprivileged  as uid 65534 on loop-mounted ext4 and reflink XFS that user owns (root writes through
 #                 read-only bits, which hides MSBuild's read-only rules);
-#   variant       in a process started with MSBUILDALWAYSRETRY=1, MSBUILDDISABLEFEATURESFROMVERSION=18.7 and a
-#                 German UI culture (MSBuild reads some of these once per process), also as uid 65534, where
-#                 "access denied" happens and the retry rules those switches change are exercised.
+#   waves         in a process started with MSBUILDDISABLEFEATURESFROMVERSION=18.7 (MSBuild reads change waves
+#                 once per process) and a German UI culture, as uid 65534, where "access denied" happens
+#                 and the retry rule that wave changes is exercised;
+#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|variant]...   (both when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged variant)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry)
 if [[ $(id -u) -ne 0 ]]; then
   echo "differential-lanes: needs root to mount the test filesystems" >&2
   exit 1
@@ -38,8 +39,8 @@ mount_fs() {
   mounts+=("$scratch/$name")
   chown 65534:65534 "$scratch/$name"
 }
-mount_fs ext4 1G mkfs.ext4 -q -F
-mount_fs xfs 512M mkfs.xfs -q -f -m reflink=1
+mount_fs ext4 2G mkfs.ext4 -q -F
+mount_fs xfs 2G mkfs.xfs -q -f -m reflink=1
 mkdir -p "$scratch/home" && chown 65534:65534 "$scratch/home" && chmod 755 "$scratch"
 
 # run <label> <environment...>: the differential classes in a new process; prints the lane's line.
@@ -73,10 +74,14 @@ for lane in "${lanes[@]}"; do
   case "$lane" in
     unprivileged)
       run "differential as uid 65534" setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
-    variant)
-      run "differential with MSBUILDALWAYSRETRY=1, change waves from 18.7 off, UI culture de" \
+    waves)
+      run "differential with change waves from 18.7 off, UI culture de, as uid 65534" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
-        MSBUILDALWAYSRETRY=1 MSBUILDDISABLEFEATURESFROMVERSION=18.7 DOTNET_CLI_UI_LANGUAGE=de || status=1 ;;
+        MSBUILDDISABLEFEATURESFROMVERSION=18.7 DOTNET_CLI_UI_LANGUAGE=de || status=1 ;;
+    always-retry)
+      run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as uid 65534" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+        MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
     *) echo "unknown lane $lane" >&2; exit 2 ;;
   esac
 done

@@ -3,7 +3,8 @@
 #   linux        the whole xunit suite (tests/CloneCopy.Tests) as the current user; as root it loop-mounts
 #                reflink XFS, btrfs and ext4 images and builds real projects with the packed SDK;
 #   unprivileged the differential suite against MSBuild's own Copy as uid 65534 (needs root);
-#   variant      the same with MSBUILDALWAYSRETRY=1, change waves from 18.7 off and a German UI (needs root);
+#   waves, always-retry  the same in processes with change waves from 18.7 off (German UI) and with
+#                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
 #   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine.
 # Under CI=true a lane that cannot run is a failure, never a skip.
 set -uo pipefail

@@ -78,7 +78,8 @@ public sealed class LoopFilesystems : IDisposable
     /// <summary>A new, empty directory on the given filesystem.</summary>
     public string NewDirectory(FilesystemKind kind, string? name = null)
     {
-        string directory = Path.Combine(Root(kind), $"{name ?? "t"}-{Interlocked.Increment(ref _counter)}");
+        // The process id too: several test processes (the lanes of scripts/test.sh) share given directories.
+        string directory = Path.Combine(Root(kind), $"{name ?? "t"}-{Environment.ProcessId}-{Interlocked.Increment(ref _counter)}");
         Directory.CreateDirectory(directory);
         return directory;
     }

@@ -56,6 +56,28 @@ public static class DifferentialRunner
             // For people reading what each scenario really does: both tasks' logs, side by side.
             File.AppendAllText(logs, $"== {scenario.Name}{Environment.NewLine}-- built-in{Environment.NewLine}{builtInLog}{Environment.NewLine}-- CloneCopy{Environment.NewLine}{cloneCopyLog}{Environment.NewLine}");
         }
+
+        // Passed: the trees have said all they can (a failure keeps them for a look).
+        RemoveTree(builtInRoot);
+        RemoveTree(cloneCopyRoot);
+    }
+
+    private static void RemoveTree(string root)
+    {
+        foreach (string path in Directory.EnumerateFileSystemEntries(root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 }))
+        {
+            var info = new FileInfo(path);
+            if (info.LinkTarget is null)
+            {
+                File.SetAttributes(path, File.GetAttributes(path) & ~FileAttributes.ReadOnly);
+                if (!OperatingSystem.IsWindows() && Directory.Exists(path))
+                {
+                    File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute);
+                }
+            }
+        }
+
+        Directory.Delete(root, recursive: true);
     }
 
     private static void AssertSameTrees(CopyScenario scenario, ScenarioTree builtIn, ScenarioTree cloneCopy)
