@@ -5,7 +5,8 @@
 #   unprivileged the differential suite against MSBuild's own Copy as uid 65534 (needs root);
 #   waves, always-retry  the same in processes with change waves from 18.7 off (German UI) and with
 #                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
-#   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine.
+#   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
+#   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows.
 # Under CI=true a lane that cannot run is a failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,10 @@ elif [[ "${CI:-}" == "true" ]]; then
 fi
 
 bash scripts/wine-lane.sh > "$out" || status=1
+lines+=("$(tail -1 "$out")")
+
+bash scripts/check-demo.sh > "$out" 2>&1 || status=1
+cat "$out"
 lines+=("$(tail -1 "$out")")
 rm -f "$out"
 

@@ -119,8 +119,9 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
     }
 
     /// <summary>
-    /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports once at the
-    /// end of the project; where the host cannot say which project build this is, says it here instead.
+    /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports at the end
+    /// of Build, Publish and Pack. A Copy that runs after its project's summary with none to come (a user's
+    /// own target after Build), or in a host that cannot say which project build this is, reports itself.
     /// </summary>
     private void Report(ProjectStatistics statistics)
     {
@@ -131,14 +132,15 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
         string line = "CloneCopy: " + statistics.Describe();
         int? project = ProjectContext.Identify(BuildEngine, line);
-        ProjectStatistics? total = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
-        if (total is null)
+        BuildStatistics.ProjectBuild? build = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+        if (build is null)
         {
-            TaskLog.Message(Log, MessageImportance.Normal, line);
-            return;
+            TaskLog.Message(Log, MessageImportance.High, line);
         }
-
-        total.Merge(statistics);
+        else if (!build.TryAdd(statistics))
+        {
+            TaskLog.Message(Log, MessageImportance.High, $"CloneCopy (after Build): {statistics.Describe()} [{build.ProjectName}]");
+        }
     }
 
     private CopyOptions CreateOptions(CopyEscapeHatches hatches) => new(hatches)
