@@ -90,7 +90,7 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches), Transfer, _cancellation.Token);
+        var copier = new PairCopier(Log, CreateOptions(hatches, ClonesInsteadOfLinksInThisProject()), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
@@ -143,8 +143,15 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         }
     }
 
-    private CopyOptions CreateOptions(CopyEscapeHatches hatches) => new(hatches)
+    /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
+    private bool ClonesInsteadOfLinksInThisProject() =>
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible)
+        && ProjectContext.Identify(BuildEngine, "CloneCopy: links requested") is int id
+        && BuildStatistics.ForProject(BuildEngine, id)?.ClonesInsteadOfLinks == true;
+
+    private CopyOptions CreateOptions(CopyEscapeHatches hatches, bool clonesInsteadOfLinks) => new(hatches)
     {
+        ClonesInsteadOfLinks = clonesInsteadOfLinks,
         Retries = Retries,
         RetryDelayMilliseconds = RetryDelayMilliseconds,
         UseHardLinks = UseHardlinksIfPossible,

@@ -25,6 +25,9 @@ internal static class BuildStatistics
         private ProjectStatistics _pending = new();
         private string? _openStage;
 
+        /// <summary>CloneCopyClonesInsteadOfLinks for this project, set by CloneCopySettings before its first target.</summary>
+        public bool ClonesInsteadOfLinks { get; set; }
+
         /// <summary>The project's name, known once a summary has been said.</summary>
         public string? ProjectName { get; private set; }
 

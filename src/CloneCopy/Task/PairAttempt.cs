@@ -78,29 +78,14 @@ internal sealed class PairAttempt
 
         // Read before anything is written: a hard link made below shares the source's attributes.
         bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceFull);
-        PairOutcome outcome;
-        PairResult? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? TryLink(sourceFull, destinationFull) : null;
-        if (linked is not null)
-        {
-            outcome = new PairOutcome(linked.Value);
-        }
-        else if (_options.ErrorIfLinkFails)
+        PairOutcome? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? LinkOrCloneInstead(sourceFull, destinationFull) : null;
+        if (linked is null && _options.ErrorIfLinkFails)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.LinkFailed, sourceFull, destinationFull);
             return PairOutcome.Failed;
         }
-        else
-        {
-            _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
-            TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
-            if (_logsLowImportance)
-            {
-                TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
-            }
 
-            outcome = new PairOutcome(PairResult.Transferred, transfer);
-        }
-
+        PairOutcome outcome = linked ?? CopyContent(sourceFull, destinationFull);
         if (sourceIsReadOnly)
         {
             // File.Copy carries the source's read-only bit over; MSBuild's Copy leaves the destination writable.
@@ -108,6 +93,46 @@ internal sealed class PairAttempt
         }
 
         return outcome;
+    }
+
+    private PairOutcome CopyContent(string sourceFull, string destinationFull)
+    {
+        _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
+        if (_logsLowImportance)
+        {
+            TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+        }
+
+        return new PairOutcome(PairResult.Transferred, transfer);
+    }
+
+    /// <summary>A link as asked, or a clone in its place (CloneCopyClonesInsteadOfLinks); null when neither was made.</summary>
+    private PairOutcome? LinkOrCloneInstead(string sourceFull, string destinationFull)
+    {
+        if (_options.ClonesInsteadOfLinks && TryCloneInsteadOfLink(sourceFull, destinationFull, out TransferResult clone))
+        {
+            return new PairOutcome(PairResult.ClonedInsteadOfLink, clone);
+        }
+
+        return TryLink(sourceFull, destinationFull) is PairResult link ? new PairOutcome(link) : null;
+    }
+
+    /// <summary>
+    /// CloneCopyClonesInsteadOfLinks: the disk savings of a link without its shared writes. Where no clone is
+    /// possible, nothing has happened and MSBuild's link rules run as they would have.
+    /// </summary>
+    private bool TryCloneInsteadOfLink(string sourceFull, string destinationFull, out TransferResult clone)
+    {
+        clone = default;
+        if (_transfer is not ICloneOnlyTransfer cloner || !cloner.TryCloneOnly(sourceFull, destinationFull, _cancellation, out clone))
+        {
+            return false;
+        }
+
+        _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        TaskLog.Message(_log, MessageImportance.Low, $"CloneCopy: cloned \"{destinationFull}\" in place of a {(_options.UseHardLinks ? "hard" : "symbolic")} link ({clone.Bytes} bytes not written).");
+        return true;
     }
 
     private PairResult? TryLink(string sourceFull, string destinationFull)

@@ -28,6 +28,9 @@ internal sealed class ProjectStatistics
 
     public int Linked { get; private set; }
 
+    /// <summary>Of <see cref="Cloned"/>, those made where a hard or symbolic link was asked for (CloneCopyClonesInsteadOfLinks).</summary>
+    public int ClonedInsteadOfLinks { get; private set; }
+
     public int Failed { get; private set; }
 
     public double Seconds { get; private set; }
@@ -67,6 +70,11 @@ internal sealed class ProjectStatistics
                     }
 
                     break;
+                case PairResult.ClonedInsteadOfLink:
+                    Cloned++;
+                    ClonedInsteadOfLinks++;
+                    BytesNotWritten += outcome.Transfer.Bytes;
+                    break;
                 case PairResult.HardLinked or PairResult.SymbolicLinked:
                     Linked++;
                     break;
@@ -93,6 +101,7 @@ internal sealed class ProjectStatistics
                 BytesCopied += other.BytesCopied;
                 UpToDate += other.UpToDate;
                 Linked += other.Linked;
+                ClonedInsteadOfLinks += other.ClonedInsteadOfLinks;
                 Failed += other.Failed;
                 Seconds += other.Seconds;
                 NotCloned += other.NotCloned;
@@ -143,7 +152,8 @@ internal sealed class ProjectStatistics
     {
         lock (_lock)
         {
-            var parts = new List<string> { $"{Cloned} {(Cloned == 1 ? "file" : "files")} cloned ({SizeText.Format(BytesNotWritten)} not written)" };
+            string inPlaceOfLinks = ClonedInsteadOfLinks > 0 ? $"; {ClonedInsteadOfLinks} in place of links" : string.Empty;
+            var parts = new List<string> { $"{Cloned} {(Cloned == 1 ? "file" : "files")} cloned ({SizeText.Format(BytesNotWritten)} not written{inPlaceOfLinks})" };
             if (Copied > 0)
             {
                 var reasons = new List<string>();

@@ -12,7 +12,7 @@ namespace CloneCopy.Platform.Linux;
 /// access time and last-write time, as .NET's File.Copy leaves them. One open and one statx per file,
 /// on each side, and nothing else when the clone succeeds.
 /// </summary>
-internal sealed unsafe class LinuxFileTransfer : IFileTransfer
+internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransfer
 {
     private const int BufferSize = 1024 * 1024;
 
@@ -48,9 +48,26 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
         {
             return TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken);
         }
-        catch (Exception e) when (e is not OperationCanceledException)
+        catch (Exception e) when (e is not (OperationCanceledException or CloneNotPossibleException))
         {
             return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched);
+        }
+    }
+
+    public bool TryCloneOnly(string sourcePath, string destinationPath, CancellationToken cancellationToken, out TransferResult result)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        bool destinationTouched = false;
+        try
+        {
+            result = TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken, cloneOnly: true);
+            return true;
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // Any failure, even no space: the link MSBuild would make instead needs none, so it decides.
+            result = default;
+            return false;
         }
     }
 
@@ -59,7 +76,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     /// and exclusively locked before it is truncated, so a file another process holds is neither truncated
     /// nor written), then clones or copies, then sets mode and times.
     /// </summary>
-    private TransferResult TransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, CancellationToken cancellationToken)
+    private TransferResult TransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, CancellationToken cancellationToken, bool cloneOnly = false)
     {
         int source = OpenOrThrow(sourcePath, LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
         try
@@ -83,7 +100,9 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
                     throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
                 }
 
-                TransferResult result = TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
+                TransferResult result = cloneOnly
+                    ? CloneOnly(source, in sourceStat, destination, in destinationStat, destinationPath)
+                    : TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
                 CopyMetadata(destination, destinationPath, in sourceStat, in destinationStat);
                 return result;
             }
@@ -138,6 +157,19 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
 
         BufferedCopy(source, destination, destinationPath, length, cancellationToken);
         return new TransferResult(TransferMethod.Copied, reason, length);
+    }
+
+    /// <summary>A clone or nothing: an empty file or a refusal throws <see cref="CloneNotPossibleException"/>, which removes the new file.</summary>
+    private TransferResult CloneOnly(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath)
+    {
+        long length = (long)sourceStat.Size;
+        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
+        if (length == 0 || TryClone(source, destination, destinationPath, volumes) != NotClonedReason.None)
+        {
+            throw new CloneNotPossibleException();
+        }
+
+        return TransferResult.Cloned(length);
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
@@ -328,5 +360,9 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
             throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path);
         }
     }
+}
+/// <summary>No clone for this pair, in clone-only mode: the new file is removed on the way out.</summary>
+internal sealed class CloneNotPossibleException : Exception
+{
 }
 #endif
