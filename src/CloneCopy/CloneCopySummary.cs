@@ -90,5 +90,5 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 
     /// <summary>Once per build on this MSBuild node: nodes are separate processes that share nothing during a build.</summary>
     private bool SayOncePerBuild(string key) =>
-        BuildScoped.GetOrCreate(BuildEngine, key, () => new ConcurrentDictionary<string, bool>())?.TryAdd(key, true) ?? true;
+        BuildScoped.GetOrCreate(BuildEngine, key, () => new ConcurrentDictionary<string, string>())?.TryAdd(key, key) ?? true;
 }

@@ -14,9 +14,10 @@ internal static class BuildStatistics
     private const string Key = "CloneCopy.ProjectStatistics";
 
     /// <summary>The statistics of one project build, created on first use.</summary>
+    /// <remarks>Keyed by the id's text: a dictionary keyed by int would cost its own JIT in a fresh node.</remarks>
     public static ProjectBuild? ForProject(IBuildEngine engine, int projectContextId) =>
-        BuildScoped.GetOrCreate(engine, Key, () => new ConcurrentDictionary<int, ProjectBuild>())
-            ?.GetOrAdd(projectContextId, _ => new ProjectBuild());
+        BuildScoped.GetOrCreate(engine, Key, () => new ConcurrentDictionary<string, ProjectBuild>())
+            ?.GetOrAdd(projectContextId.ToString(System.Globalization.CultureInfo.InvariantCulture), _ => new ProjectBuild());
 
     /// <summary>What one project build's Copy calls did since its last summary, and where it stands.</summary>
     internal sealed class ProjectBuild

@@ -32,7 +32,7 @@ internal static class DestinationRules
         bool readOnly = ReadOnlyRules.IsReadOnly(status, destinationFull);
         if (readOnly && options.OverwriteReadOnlyFiles)
         {
-            log.LogMessageFromResources(MessageImportance.Low, CopyMessages.RemovingReadOnlyAttribute, destinationSpec);
+            log.LogCopyMessage(MessageImportance.Low, CopyMessages.RemovingReadOnlyAttribute, destinationSpec);
             File.SetAttributes(destinationFull, FileAttributes.Normal);
             readOnly = false;
         }

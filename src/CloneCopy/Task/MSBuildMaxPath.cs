@@ -14,42 +14,41 @@ namespace CloneCopy;
 /// </summary>
 internal static class MSBuildMaxPath
 {
-    private static readonly Lazy<(int Limit, Func<string, int, string>? Format)> Rule = new(Find);
+    private static MaxPathRule? s_rule;
+
+    private static MaxPathRule Rule => s_rule ??= Find();
 
     public static void ThrowIfTooLong(string directoryFullPath)
     {
-        if (!RuntimeInformation.IsOSPlatform(OSPlatform.Windows) || directoryFullPath.Length < Rule.Value.Limit)
+        if (!RuntimeInformation.IsOSPlatform(OSPlatform.Windows) || directoryFullPath.Length < Rule.Limit)
         {
             return;
         }
 
-        string message = Rule.Value.Format?.Invoke(directoryFullPath, Rule.Value.Limit)
-            ?? $"Path: {directoryFullPath} exceeds the OS max path limit. The fully qualified file name must be less than {Rule.Value.Limit} characters.";
+        string message = Rule.Format?.Invoke(directoryFullPath, Rule.Limit)
+            ?? $"Path: {directoryFullPath} exceeds the OS max path limit. The fully qualified file name must be less than {Rule.Limit} characters.";
         throw new PathTooLongException(message);
     }
 
-    private static (int, Func<string, int, string>?) Find()
+    private static MaxPathRule Find()
     {
-        if (!RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
-        {
-            return (int.MaxValue, null);
-        }
-
         try
         {
             Assembly framework = typeof(Microsoft.Build.Framework.ITask).Assembly;
             PropertyInfo? maxPath = framework.GetType("Microsoft.Build.Framework.NativeMethods")?.GetProperty("MaxPath", BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic);
             if (maxPath?.GetValue(null) is not int limit)
             {
-                return (int.MaxValue, null);
+                return new MaxPathRule(int.MaxValue, null);
             }
 
             MethodInfo? format = framework.GetType("Microsoft.Build.Framework.Resources.SR")?.GetMethod("FormatPathTooLong", BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic, null, [typeof(object), typeof(object)], null);
-            return (limit, format is null ? null : (path, max) => (string)format.Invoke(null, [path, max])!);
+            return new MaxPathRule(limit, format is null ? null : (path, max) => (string)format.Invoke(null, [path, max])!);
         }
         catch (Exception e) when (e is TargetInvocationException or TypeLoadException or AmbiguousMatchException or MemberAccessException)
         {
-            return (int.MaxValue, null);
+            return new MaxPathRule(int.MaxValue, null);
         }
     }
+
+    private sealed record MaxPathRule(int Limit, Func<string, int, string>? Format);
 }

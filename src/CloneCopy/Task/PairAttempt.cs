@@ -97,7 +97,7 @@ internal sealed class PairAttempt
 
     private PairOutcome CopyContent(string sourceFull, string destinationFull)
     {
-        _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
         TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
         if (_logsLowImportance)
         {
@@ -130,7 +130,7 @@ internal sealed class PairAttempt
             return false;
         }
 
-        _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
         TaskLog.Message(_log, MessageImportance.Low, $"CloneCopy: cloned \"{destinationFull}\" in place of a {(_options.UseHardLinks ? "hard" : "symbolic")} link ({clone.Bytes} bytes not written).");
         return true;
     }
@@ -139,18 +139,18 @@ internal sealed class PairAttempt
     {
         if (_options.UseHardLinks)
         {
-            _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.HardLinkComment, sourceFull, destinationFull);
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.HardLinkComment, sourceFull, destinationFull);
             if (FileLinks.TryCreateHardLink(sourceFull, destinationFull, out string error))
             {
                 return PairResult.HardLinked;
             }
 
-            _log.LogMessageFromResources(MessageImportance.Normal, _options.UseSymbolicLinks ? CopyMessages.RetryingAsSymbolicLink : CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
+            _log.LogCopyMessage(MessageImportance.Normal, _options.UseSymbolicLinks ? CopyMessages.RetryingAsSymbolicLink : CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
         }
 
         if (_options.UseSymbolicLinks)
         {
-            _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.SymbolicLinkComment, sourceFull, destinationFull);
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.SymbolicLinkComment, sourceFull, destinationFull);
             if (FileLinks.TryCreateSymbolicLink(sourceFull, destinationFull, out string error))
             {
                 return PairResult.SymbolicLinked;
@@ -161,7 +161,7 @@ internal sealed class PairAttempt
                 error = _log.FormatResourceString(CopyMessages.NonWindowsLinkErrorMessage, "symlink()", error);
             }
 
-            _log.LogMessageFromResources(MessageImportance.Normal, CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
         }
 
         return null;

@@ -35,7 +35,7 @@ internal sealed class PairCopier
         {
             if (_options.SkipUnchangedFiles && IsUpToDate(sourceSpec, destinationSpec))
             {
-                _log.LogMessageFromResources(MessageImportance.Low, CopyMessages.DidNotCopyBecauseOfFileMatch, sourceSpec, destinationSpec, "SkipUnchangedFiles", "true");
+                _log.LogCopyMessage(MessageImportance.Low, CopyMessages.DidNotCopyBecauseOfFileMatch, sourceSpec, destinationSpec, "SkipUnchangedFiles", "true");
                 return new PairOutcome(PairResult.UpToDate);
             }
 
