@@ -11,6 +11,20 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+case "$(uname -s)" in
+  MINGW* | MSYS* | CYGWIN*)
+    # Windows itself (the Azure Pipelines job): the Windows lane's tests run natively, no Wine needed.
+    dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor
+    exit $? ;;
+  Darwin)
+    # macOS: the platform-neutral tests (the engine's decisions, the macOS and Windows cloners through their
+    # seams); the rest needs Linux filesystems or Windows.
+    dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly || exit 1
+    dotnet tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll -noLogo -noColor \
+      -namespace CloneCopy.Tests.Engine -namespace CloneCopy.Tests.Windows -namespace CloneCopy.Tests.MacOS
+    exit $? ;;
+esac
+
 bash scripts/setup.sh || exit 1
 dotnet build CloneCopy.slnx -c Release -nologo -clp:ErrorsOnly || exit 1
 
