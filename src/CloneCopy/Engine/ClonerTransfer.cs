@@ -32,9 +32,6 @@ internal sealed class ClonerTransfer : IFileTransfer
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
 
-    /// <summary>Volume pairs probed so far (each pair is probed once, whatever the answer).</summary>
-    public long Attempts => _capabilities.Attempts;
-
     /// <summary>
     /// The path later clones of <paramref name="source"/> read from: after a link-limit fallback, the fresh
     /// copy, as long as it still is one (same size and timestamp; something later in the build may have

@@ -108,7 +108,7 @@ public sealed class WindowsVolumesTests
         CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel, osBuild: 22631);
 
         var error = Assert.Throws<IOException>(() => cloner.ProbeVolumes(@"E:\a", @"E:\b"));
-        Assert.Contains(RefsGuid, error.Message);
+        Assert.Contains($@"E:\ ({RefsGuid})", error.Message);
         Assert.Equal(Win32.ErrorNotReady, Win32.ErrorOf(error.HResult));
     }
 

@@ -30,6 +30,7 @@ internal sealed class WindowsVolumes
     private readonly ConcurrentDictionary<string, string> _keyByDirectory = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
 
     public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
 
@@ -70,7 +71,7 @@ internal sealed class WindowsVolumes
         int error = _kernel.GetVolumeInformation(key, out _, out uint flags, out string fileSystem);
         if (error != 0)
         {
-            throw new IOException($"Cannot query volume {key}: {Win32.Describe(error)}", Win32.HResultOf(error));
+            throw new IOException($"Cannot query volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
         }
 
         if ((flags & Win32.FileSupportsBlockRefcounting) == 0)
@@ -81,7 +82,7 @@ internal sealed class WindowsVolumes
         error = _kernel.GetDiskFreeSpace(key, out uint sectorsPerCluster, out uint bytesPerSector);
         if (error != 0)
         {
-            throw new IOException($"Cannot read the cluster size of volume {key}: {Win32.Describe(error)}", Win32.HResultOf(error));
+            throw new IOException($"Cannot read the cluster size of volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
         }
 
         return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem);
@@ -100,6 +101,7 @@ internal sealed class WindowsVolumes
 
             if (TryVolumeName(volumePath, out string volumeName))
             {
+                _mountPathByKey.TryAdd(volumeName, volumePath);
                 return volumeName;
             }
 
@@ -128,6 +130,9 @@ internal sealed class WindowsVolumes
         string plain = WithoutLongPathPrefix(volumePath);
         return !ReferenceEquals(plain, volumePath) && _kernel.GetVolumeNameForVolumeMountPoint(plain, out volumeName) == 0;
     }
+
+    /// <summary>"E:\ (\\?\Volume{...}\)": people know their volumes by where they are mounted.</summary>
+    private string Named(string key) => _mountPathByKey.TryGetValue(key, out string? mountPath) ? $"{mountPath} ({key})" : key;
 
     private string Unresolved(string directory, string reason)
     {
