@@ -4,6 +4,8 @@
 # under Wine. As root it runs them as an unprivileged user (uid 65534): root writes through read-only
 # attributes under Wine as it does on Linux, which would hide the read-only rules.
 # Prints one line: "wine (win-x64): N passed, N failed, N skipped". Arguments go to the xunit runner.
+# Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
+# reports success and makes nothing. They run on Linux, and on Windows itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,7 +40,7 @@ set +e
 # Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
 "${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
   PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
-  wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor "$@" 2>&1 | tee /dev/stderr > "$log.out"
+  timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" "$@" 2>&1 | tee /dev/stderr > "$log.out"
 status=${PIPESTATUS[0]}
 set -e
 

@@ -15,6 +15,8 @@ namespace CloneCopy;
 /// </summary>
 internal static class DestinationRules
 {
+    private static readonly bool IsWindows = System.Runtime.InteropServices.RuntimeInformation.IsOSPlatform(System.Runtime.InteropServices.OSPlatform.Windows);
+
     public static void Prepare(TaskLoggingHelper log, CopyOptions options, string destinationSpec, string destinationFull, PathStatus status)
     {
         var destination = new FileInfo(destinationFull);
@@ -46,9 +48,11 @@ internal static class DestinationRules
         {
             DeleteQuietly(destinationFull);
         }
-        else if (FileIdentity.IsSharedEntry(status))
+        else if (FileIdentity.IsSharedEntry(status) && !IsWindows)
         {
-            // Not quietly: if this link cannot be removed, writing through it must not happen either.
+            // Not quietly: if this link cannot be removed, writing through it must not happen either. (On
+            // Windows the read-only attribute belongs to the file all its links share: nothing can write through
+            // such a link, and MSBuild's own rule stands.)
             File.Delete(destinationFull);
         }
     }

@@ -64,7 +64,7 @@ public static partial class FileSystemOps
         return handle.IsInvalid ? throw new Win32Exception(Marshal.GetLastWin32Error(), $"CreateFile {path}") : handle;
     }
 
-    [StructLayout(LayoutKind.Sequential)]
+    [StructLayout(LayoutKind.Sequential, Pack = 4)] // FILETIMEs are two DWORDs: 4-byte aligned
     private struct ByHandleFileInformation
     {
         public uint FileAttributes;
