@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using CloneCopy.Tests.Infrastructure;
 using Xunit;
 
 namespace CloneCopy.Tests.Differential;
@@ -129,6 +130,29 @@ public static partial class CopyScenarios
             UnixOnly = true,
             WhileCopying = t => t.FillDisk(256 * 1024),
             IntendedDifference = t => Assert.False(File.Exists(Path.Combine(t.Root, "out", "big.bin")) && new FileInfo(Path.Combine(t.Root, "out", "big.bin")).Length != 1024 * 1024, "a half-written destination survived"),
+        };
+
+        // The intended differences of the README, asserted as CloneCopy documents them.
+        yield return new("destination is the source through a symbolic link to its folder", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["alias/a.txt"], Retries = 0 })
+        {
+            UnixOnly = true,
+            UsesSymbolicLinks = true,
+            Arrange = t => t.SymbolicLink("alias", "."),
+            OutputsDiffer = true,
+            ExpectSuccess = false, // MSBuild's Copy deletes "alias/a.txt", which is a.txt, and then cannot copy it
+            IntendedDifference = t => Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "a.txt"))),
+        };
+        yield return new("read-only destination hard-linked to a package cache file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"], Retries = 0 })
+        {
+            UnixOnly = true,
+            Arrange = t => t.HardLink("bin/pkg.dll", "cache/pkg.dll").ReadOnly("bin/pkg.dll"),
+            // As root MSBuild's Copy writes the new bytes through the link into the cache; as another user it fails.
+            IntendedDifference = t =>
+            {
+                Assert.Equal(TestFiles.Content(4096, 13), File.ReadAllBytes(Path.Combine(t.Root, "cache", "pkg.dll")));
+                Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "bin", "pkg.dll")));
+            },
+            OutputsDiffer = true,
         };
 
         // Names: too long for the filesystem (255 bytes per name on Linux, and past MAX_PATH segments on Windows).
