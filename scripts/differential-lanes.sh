@@ -18,6 +18,7 @@ if [[ $(id -u) -ne 0 ]]; then
   exit 1
 fi
 
+source scripts/lib/xunit-summary.sh
 tests=tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll
 [[ -f "$tests" ]] || dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly >/dev/null
 
@@ -51,19 +52,8 @@ run() {
   "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
   status=$?
   set -e
-  local summary total failed errors skipped
-  summary=$(grep -E 'Total: [0-9]+' "$log" | tail -1 || true)
-  total=$(sed -nE 's/.*Total: ([0-9]+).*/\1/p' <<<"$summary")
-  failed=$(sed -nE 's/.*Failed: ([0-9]+).*/\1/p' <<<"$summary")
-  errors=$(sed -nE 's/.*Errors: ([0-9]+).*/\1/p' <<<"$summary")
-  skipped=$(sed -nE 's/.*Skipped: ([0-9]+).*/\1/p' <<<"$summary")
-  if [[ -z "$total" ]]; then
-    cat "$log" >&2
-    echo "$label: the test run did not report (exit $status)"
-    return 1
-  fi
-  if ((failed + errors > 0)); then grep -E '\[FAIL\]' -A12 "$log" >&2 || true; fi
-  echo "$label: $((total - failed - skipped)) passed, $((failed + errors)) failed, ${skipped} skipped"
+  if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
+  xunit_line "$label" "$log" || { cat "$log" >&2; return 1; }
   return "$status"
 }
 

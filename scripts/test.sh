@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test, in four lanes, and ends with one line counting each:
+# Runs every test, in several lanes, and ends with one line for each:
 #   linux        the whole xunit suite (tests/CloneCopy.Tests) as the current user; as root it loop-mounts
 #                reflink XFS, btrfs and ext4 images and builds real projects with the packed SDK;
 #   unprivileged the differential suite against MSBuild's own Copy as uid 65534 (needs root);
@@ -28,23 +28,14 @@ esac
 bash scripts/setup.sh || exit 1
 dotnet build CloneCopy.slnx -c Release -nologo -clp:ErrorsOnly || exit 1
 
+source scripts/lib/xunit-summary.sh
 status=0
 lines=()
-count() { # count <label> <log>: "<label>: N passed, N failed, N skipped" from the xunit summary
-  local summary total failed errors skipped
-  summary=$(grep -E 'Total: [0-9]+' "$2" | tail -1 || true)
-  total=$(sed -nE 's/.*Total: ([0-9]+).*/\1/p' <<<"$summary")
-  failed=$(sed -nE 's/.*Failed: ([0-9]+).*/\1/p' <<<"$summary")
-  errors=$(sed -nE 's/.*Errors: ([0-9]+).*/\1/p' <<<"$summary")
-  skipped=$(sed -nE 's/.*Skipped: ([0-9]+).*/\1/p' <<<"$summary")
-  if [[ -z "$total" ]]; then echo "$1: did not report"; return; fi
-  echo "$1: $((total - failed - skipped)) passed, $((failed + errors)) failed, ${skipped} skipped"
-}
 
 log=$(mktemp)
 tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests -noLogo -noColor -parallel none 2>&1 | tee "$log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
-lines+=("$(count "linux ($(id -un))" "$log")")
+lines+=("$(xunit_line "linux ($(id -un))" "$log")")
 rm -f "$log"
 
 out=$(mktemp)

@@ -44,14 +44,6 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 
-summary=$(grep -E 'Total: [0-9]+' "$log.out" | tail -1 || true)
-total=$(sed -nE 's/.*Total: ([0-9]+).*/\1/p' <<<"$summary")
-failed=$(sed -nE 's/.*Failed: ([0-9]+).*/\1/p' <<<"$summary")
-errors=$(sed -nE 's/.*Errors: ([0-9]+).*/\1/p' <<<"$summary")
-skipped=$(sed -nE 's/.*Skipped: ([0-9]+).*/\1/p' <<<"$summary")
-if [[ -z "$total" ]]; then
-  echo "wine (win-x64): the test executable did not report (exit $status)"
-  exit 1
-fi
-echo "wine (win-x64): $((total - failed - skipped)) passed, $((failed + errors)) failed, ${skipped} skipped"
+source scripts/lib/xunit-summary.sh
+xunit_line "wine (win-x64)" "$log.out" || exit 1
 exit "$status"
