@@ -4,7 +4,10 @@
 #
 #   bash scripts/bench.sh                     # everything: per-file, per-task, 50-project build x 5
 #   PROJECTS=20 RUNS=3 bash scripts/bench.sh  # a smaller build comparison
-#   ONLY=per-file bash scripts/bench.sh       # one part: per-file | per-task | build
+#   ONLY=per-file bash scripts/bench.sh       # one part: per-file | per-task | cold | build
+#
+# "cold" is the Copy task in fresh MSBuild nodes (scripts/cold-node-bench.sh): the first Copy in a node,
+# 20 small calls, 2,000 files, and the sample repository, each through `dotnet msbuild -nodeReuse:false`.
 #
 # As root it makes its own filesystems (loop-mounted reflink XFS, btrfs, ext4). Elsewhere, point it at
 # mounted directories: BENCH_XFS=/mnt/xfs BENCH_BTRFS=... BENCH_EXT4=... (a missing one is left out).
@@ -69,6 +72,14 @@ fi
 if [[ -z "${ONLY:-}" || "${ONLY}" == per-task ]]; then
   echo "## Per task: one Copy call, $FILES files" | tee -a "$results"
   $bench per-task --files "$FILES" --rounds 5 $(fsargs xfs btrfs ext4) | tee -a "$results"
+  echo | tee -a "$results"
+fi
+
+if [[ -z "${ONLY:-}" || "${ONLY}" == cold ]]; then
+  cold_dirs=()
+  [[ -n "${fs[xfs]:-}" ]] && cold_dirs+=("${fs[xfs]}")
+  [[ -n "${fs[ext4]:-}" ]] && cold_dirs+=("${fs[ext4]}")
+  RUNS=${COLD_RUNS:-7} bash scripts/cold-node-bench.sh "${cold_dirs[@]}" | tee -a "$results"
   echo | tee -a "$results"
 fi
 

@@ -55,8 +55,12 @@ log="$work/build.log"
 echo "== what CloneCopy said (one line per project build)"
 grep -E '^ +CloneCopy: ' "$log" | sed -E 's/^ +/  /'
 
+echo "== publishing App: the copies publish makes get a line of their own"
+(cd "$sample" && dotnet publish src/App/App.csproj -v:n -nologo -m:1 -o "$work/published" >"$log" 2>&1) || { tail -50 "$log"; exit 1; }
+grep -E '^ +CloneCopy \(Publish\): ' "$log" | sed -E 's/^ +/  /'
+
 echo "== proof from the extent map (filefrag -v: 'shared' = same physical blocks as the source)"
-for file in "$sample/src/App/bin/Debug/net10.0/Newtonsoft.Json.dll" "$sample/src/App/bin/Debug/net10.0/LibB.dll" "$sample/src/App/bin/Debug/net10.0/assets/data.csv"; do
+for file in "$sample/src/App/bin/Debug/net10.0/Newtonsoft.Json.dll" "$sample/src/App/bin/Debug/net10.0/LibB.dll" "$sample/src/App/bin/Debug/net10.0/assets/data.csv" "$work/published/LibA.dll"; do
   if filefrag -v "$file" 2>/dev/null | grep -q shared; then verdict="shared extents (a clone)"; else verdict="no shared extents (a copy)"; fi
   echo "  ${file#$work/}: $verdict"
 done

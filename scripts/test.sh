@@ -1,25 +1,61 @@
 #!/usr/bin/env bash
-# Runs every test: builds the solution (task, tests, benchmarks, samples' generator) and runs the xunit
-# suite, which loop-mounts reflink XFS, btrfs and ext4 images when it runs as root.
-set -euo pipefail
+# Runs every test, in several lanes, and ends with one line for each:
+#   linux        the whole xunit suite (tests/CloneCopy.Tests) as the current user; as root it loop-mounts
+#                reflink XFS, btrfs and ext4 images and builds real projects with the packed SDK;
+#   unprivileged the differential suite against MSBuild's own Copy as uid 65534 (needs root);
+#   waves, always-retry  the same in processes with change waves from 18.7 off (German UI) and with
+#                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
+#   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
+#   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows.
+# Under CI=true a lane that cannot run is a failure, never a skip.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/setup.sh
-dotnet build CloneCopy.slnx -c Release -nologo -clp:ErrorsOnly
+case "$(uname -s)" in
+  MINGW* | MSYS* | CYGWIN*)
+    # Windows itself (the Azure Pipelines job): the Windows lane's tests run natively, no Wine needed.
+    dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor
+    exit $? ;;
+  Darwin)
+    # macOS: the platform-neutral tests (the engine's decisions, the macOS and Windows cloners through their
+    # seams); the rest needs Linux filesystems or Windows.
+    dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly || exit 1
+    dotnet tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll -noLogo -noColor \
+      -namespace CloneCopy.Tests.Engine -namespace CloneCopy.Tests.Windows -namespace CloneCopy.Tests.MacOS
+    exit $? ;;
+esac
+
+bash scripts/setup.sh || exit 1
+dotnet build CloneCopy.slnx -c Release -nologo -clp:ErrorsOnly || exit 1
+
+source scripts/lib/xunit-summary.sh
+status=0
+lines=()
 
 log=$(mktemp)
-set +e
-dotnet test CloneCopy.slnx -c Release --no-build -nologo 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
-
-# One plain closing line a CI reader understands, from the runner's own summary.
-summary=$(grep -E '(Passed|Failed)!' "$log" | tail -1 || true)
-passed=$(sed -nE 's/.*Passed: +([0-9]+).*/\1/p' <<<"$summary")
-failed=$(sed -nE 's/.*Failed: +([0-9]+).*/\1/p' <<<"$summary")
-skipped=$(sed -nE 's/.*Skipped: +([0-9]+).*/\1/p' <<<"$summary")
+tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests -noLogo -noColor -parallel none 2>&1 | tee "$log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+lines+=("$(xunit_line "linux ($(id -un))" "$log")")
 rm -f "$log"
-if [[ -n "$passed" ]]; then
-  echo "${passed} passed, ${failed:-0} failed, ${skipped:-0} skipped"
+
+out=$(mktemp)
+if [[ $(id -u) -eq 0 ]]; then
+  bash scripts/differential-lanes.sh > "$out" || status=1
+  cat "$out"
+  while IFS= read -r line; do lines+=("$line"); done < "$out"
+elif [[ "${CI:-}" == "true" ]]; then
+  lines+=("unprivileged and variant differential lanes: need root"); status=1
 fi
+
+bash scripts/wine-lane.sh > "$out" || status=1
+lines+=("$(tail -1 "$out")")
+
+bash scripts/check-demo.sh > "$out" 2>&1 || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
+rm -f "$out"
+
+echo
+printf '%s\n' "${lines[@]}"
+if ((status == 0)); then echo "all lanes passed"; else echo "FAILED"; fi
 exit "$status"

@@ -3,14 +3,14 @@ using System.Collections.Concurrent;
 using System.IO;
 using System.Linq;
 using Microsoft.Build.Framework;
-using Microsoft.Build.Utilities;
 
 namespace CloneCopy;
 
 /// <summary>
-/// Runs once at the end of each project build (Sdk.targets, after Build) and says what that project's
-/// Copy calls did, in one normal-importance line; then the diagnostics that need the project's settings:
-/// a package cache on another volume (CLC004), and the CI guard CloneCopyRequireClones (CLC005).
+/// Runs at the end of Build, of Publish and of Pack in each project build (Sdk.targets) and says, in one
+/// high-importance line, what that project's Copy calls did since the last such line; then the
+/// diagnostics that need the project's settings: a package cache on another volume (CLC004), and the CI
+/// guard CloneCopyRequireClones (CLC005; a value it does not know is CLC006).
 /// </summary>
 public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 {
@@ -22,22 +22,33 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
     /// <summary>$(MSBuildProjectName), named at the end of the line: in a parallel build's log the lines interleave.</summary>
     public string? ProjectName { get; set; }
 
-    /// <summary>$(CloneCopyRequireClones): empty (off), "warning" or "error".</summary>
+    /// <summary>Which part of the project build the line covers: Build (said plainly), Publish or Pack.</summary>
+    public string? Stage { get; set; }
+
+    /// <summary>$(CloneCopyRequireClones): see <see cref="RequireClonesSetting"/>.</summary>
     public string? RequireClones { get; set; }
 
     public override bool Execute()
     {
+        // A mistyped guard must fail the build even where everything clones, or CI would never notice it.
+        if (!RequireClonesSetting.TryParse(RequireClones, out RequireClonesMode guard))
+        {
+            TaskLog.Error(Log, CloneCopyCodes.InvalidSetting, $"CloneCopy: CloneCopyRequireClones='{RequireClones}' is not a value CloneCopy knows. Use one of: {RequireClonesSetting.ValidValues}.");
+            return false;
+        }
+
         int? project = ProjectContext.Identify(BuildEngine, "CloneCopy: summarising this project's copies");
-        ProjectStatistics? statistics = project is int id ? BuildStatistics.Take(BuildEngine, id) : null;
+        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(ProjectName ?? string.Empty) : null;
         if (statistics is null || !statistics.DidAnything)
         {
             return true;
         }
 
+        string stage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase) ? string.Empty : $" ({Stage})";
         string projectName = string.IsNullOrEmpty(ProjectName) ? string.Empty : $" [{ProjectName}]";
-        TaskLog.Message(Log, MessageImportance.Normal, $"CloneCopy: {statistics.Describe()}{projectName}");
+        TaskLog.Message(Log, MessageImportance.High, $"CloneCopy{stage}: {statistics.Describe()}{projectName}");
         ReportPackageCacheElsewhere(statistics);
-        EnforceRequireClones(statistics);
+        EnforceRequireClones(statistics, guard);
         return !Log.HasLoggedErrors;
     }
 
@@ -55,34 +66,29 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
-        TaskLog.Message(Log, MessageImportance.High,
-            $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.",
-            CloneCopyCodes.PackageCacheOnOtherVolume);
+        TaskLog.CodedMessage(Log, MessageImportance.High, CloneCopyCodes.PackageCacheOnOtherVolume,
+            $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.");
     }
 
-    private void EnforceRequireClones(ProjectStatistics statistics)
+    private void EnforceRequireClones(ProjectStatistics statistics, RequireClonesMode guard)
     {
-        string mode = (RequireClones ?? string.Empty).Trim();
-        if (mode.Length == 0 || statistics.NotCloned == 0)
+        if (guard == RequireClonesMode.Off || statistics.NotCloned == 0)
         {
             return;
         }
 
         string text = $"CloneCopy: CloneCopyRequireClones is set, but {statistics.NotCloned} {(statistics.NotCloned == 1 ? "file was" : "files were")} copied instead of cloned, for example {string.Join("; ", statistics.NotClonedExamples())}.";
-        if (string.Equals(mode, "error", StringComparison.OrdinalIgnoreCase))
+        if (guard == RequireClonesMode.Error)
         {
             TaskLog.Error(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);
         }
-        else if (string.Equals(mode, "warning", StringComparison.OrdinalIgnoreCase) || string.Equals(mode, "true", StringComparison.OrdinalIgnoreCase))
+        else
         {
             TaskLog.Warning(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);
         }
-        else
-        {
-            TaskLog.Warning(Log, CloneCopyCodes.CopiedInsteadOfCloned, $"CloneCopy: CloneCopyRequireClones='{mode}' is not 'warning' or 'error'; treating it as 'warning'. {text}");
-        }
     }
 
+    /// <summary>Once per build on this MSBuild node: nodes are separate processes that share nothing during a build.</summary>
     private bool SayOncePerBuild(string key) =>
-        BuildScoped.GetOrCreate(BuildEngine, key, () => new ConcurrentDictionary<string, bool>())?.TryAdd(key, true) ?? true;
+        BuildScoped.GetOrCreate(BuildEngine, key, () => new ConcurrentDictionary<string, string>())?.TryAdd(key, key) ?? true;
 }

@@ -14,10 +14,12 @@ namespace CloneCopy;
 public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
 {
     private readonly CancellationTokenSource _cancellation = new();
+    private bool? _useSymbolicLinks;
 
+    /// <summary>MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*".</summary>
     public Copy()
+        : base(CopyResources.Manager, CopyResources.HelpKeywordPrefix)
     {
-        UseSymboliclinksIfPossible = CopyEscapeHatches.UseSymbolicLinksByDefault;
     }
 
     public ITaskItem[]? SourceFiles { get; set; }
@@ -41,7 +43,12 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
     public bool UseHardlinksIfPossible { get; set; }
 
-    public bool UseSymboliclinksIfPossible { get; set; }
+    /// <summary>False unless set, or unless MSBuildUseSymboliclinksIfPossible is set when Execute runs (as in MSBuild).</summary>
+    public bool UseSymboliclinksIfPossible
+    {
+        get => _useSymbolicLinks ?? false;
+        set => _useSymbolicLinks = value;
+    }
 
     public bool ErrorIfLinkFails { get; set; }
 
@@ -74,11 +81,16 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         }
 
         CopyEscapeHatches hatches = CopyEscapeHatches.FromEnvironment();
+        if (_useSymbolicLinks is null && CopyEscapeHatches.UseSymbolicLinksByDefault)
+        {
+            _useSymbolicLinks = true;
+        }
+
         List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles);
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches), Transfer, _cancellation.Token);
+        var copier = new PairCopier(Log, CreateOptions(hatches, ClonesInsteadOfLinksInThisProject()), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
@@ -107,8 +119,9 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
     }
 
     /// <summary>
-    /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports once at the
-    /// end of the project; where the host cannot say which project build this is, says it here instead.
+    /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports at the end
+    /// of Build, Publish and Pack. A Copy that runs after its project's summary with none to come (a user's
+    /// own target after Build), or in a host that cannot say which project build this is, reports itself.
     /// </summary>
     private void Report(ProjectStatistics statistics)
     {
@@ -119,18 +132,26 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
         string line = "CloneCopy: " + statistics.Describe();
         int? project = ProjectContext.Identify(BuildEngine, line);
-        ProjectStatistics? total = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
-        if (total is null)
+        BuildStatistics.ProjectBuild? build = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+        if (build is null)
         {
-            TaskLog.Message(Log, MessageImportance.Normal, line);
-            return;
+            TaskLog.Message(Log, MessageImportance.High, line);
         }
-
-        total.Merge(statistics);
+        else if (!build.TryAdd(statistics))
+        {
+            TaskLog.Message(Log, MessageImportance.High, $"CloneCopy (after Build): {statistics.Describe()} [{build.ProjectName}]");
+        }
     }
 
-    private CopyOptions CreateOptions(CopyEscapeHatches hatches) => new(hatches)
+    /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
+    private bool ClonesInsteadOfLinksInThisProject() =>
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible)
+        && ProjectContext.Identify(BuildEngine, "CloneCopy: links requested") is int id
+        && BuildStatistics.ForProject(BuildEngine, id)?.ClonesInsteadOfLinks == true;
+
+    private CopyOptions CreateOptions(CopyEscapeHatches hatches, bool clonesInsteadOfLinks) => new(hatches)
     {
+        ClonesInsteadOfLinks = clonesInsteadOfLinks,
         Retries = Retries,
         RetryDelayMilliseconds = RetryDelayMilliseconds,
         UseHardLinks = UseHardlinksIfPossible,

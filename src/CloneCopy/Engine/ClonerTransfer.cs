@@ -2,17 +2,18 @@ using System;
 using System.Collections.Concurrent;
 using System.IO;
 using System.Threading;
+using CloneCopy.Platform;
 
 namespace CloneCopy.Engine;
 
 /// <summary>
 /// The transfer chain for platforms with a whole-file clone primitive (Windows, macOS): clone, else the
 /// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
-/// that cannot be probed, switches cloning off (for the process, or for that pair of volumes) with one
-/// diagnostic, and the file is copied. At the link limit it copies, and later clones of the same source
-/// use that fresh copy as their source: its blocks start again at one reference.
+/// that cannot be probed (whatever the probe throws), switches cloning off (for the process, or for that
+/// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and later
+/// clones of the same source use that fresh copy as their source: its blocks start again at one reference.
 /// </summary>
-internal sealed class ClonerTransfer : IFileTransfer
+internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
@@ -40,19 +41,33 @@ internal sealed class ClonerTransfer : IFileTransfer
     {
         if (!_reseededSources.TryGetValue(source, out string? fresh))
         {
-            return source;
+            return original.FullName;
         }
 
         var copy = new FileInfo(fresh);
-        return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : source;
+        return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : original.FullName;
     }
 
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
-        var source = new FileInfo(sourcePath);
+
+        // For a symbolic link, the file it leads to: on Windows a link's own length is 0 and its attributes
+        // are the link's, and File.Copy copies the target. Its volume is the one that decides cloning.
+        FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
         long length = source.Length; // throws FileNotFoundException for a missing source, as File.Copy would
-        NotClonedReason reason = TryClone(source, sourcePath, destinationPath);
+        NotClonedReason reason;
+        try
+        {
+            reason = TryClone(source, sourcePath, destinationPath, cancellationToken);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // A real error (disk full, quota): the cloner has removed what it made. File.Copy, which MSBuild's
+            // Copy calls, gets the same chance and, if it fails too, the last word with .NET's own exception.
+            return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched: false);
+        }
+
         if (reason == NotClonedReason.None)
         {
             return TransferResult.Cloned(length);
@@ -69,7 +84,29 @@ internal sealed class ClonerTransfer : IFileTransfer
         return new TransferResult(TransferMethod.Copied, reason, length);
     }
 
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath)
+    public bool TryCloneOnly(string sourcePath, string destinationPath, CancellationToken cancellationToken, out TransferResult result)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        result = default;
+        try
+        {
+            FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
+            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken) != NotClonedReason.None)
+            {
+                return false;
+            }
+
+            result = TransferResult.Cloned(source.Length);
+            return true;
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // Any failure, even disk full: the link MSBuild would make instead needs no space, so it decides.
+            return false;
+        }
+    }
+
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)
@@ -83,29 +120,29 @@ internal sealed class ClonerTransfer : IFileTransfer
             return NotClonedReason.EmptyFile;
         }
 
+        string cloneSource = CloneSourceFor(sourcePath, source);
         (string, string) volumes;
         try
         {
-            volumes = (cloner.VolumeOf(sourcePath), cloner.VolumeOf(destinationPath));
+            volumes = (cloner.VolumeOf(cloneSource), cloner.VolumeOf(destinationPath));
         }
-        catch (Exception e)
+        catch (Exception e) when (e is not OperationCanceledException)
         {
             // An unknown drive (a mapped network drive), a locked volume: no cloning there, never a failed build.
             Diagnostics.Report(EngineDiagnosticKind.VolumeProbeFailed, Path.GetPathRoot(destinationPath) ?? destinationPath, e.Message);
             return NotClonedReason.CloningDisabled;
         }
 
-        if (_capabilities.IsKnownImpossible(volumes, out NotClonedReason known))
+        NotClonedReason verdict = Verdict(cloner, volumes, cloneSource, destinationPath);
+        if (verdict != NotClonedReason.None)
         {
-            return known;
+            return verdict;
         }
 
-        string cloneSource = CloneSourceFor(sourcePath, source);
-        _capabilities.CountAttempt();
         CloneAttempt attempt;
         try
         {
-            attempt = cloner.Clone(cloneSource, destinationPath);
+            attempt = cloner.Clone(cloneSource, destinationPath, cancellationToken);
         }
         catch (Exception e) when (e is not (IOException or UnauthorizedAccessException or OperationCanceledException))
         {
@@ -134,6 +171,48 @@ internal sealed class ClonerTransfer : IFileTransfer
             default:
                 return attempt.Reason;
         }
+    }
+
+    /// <summary>
+    /// The cached verdict for a pair of volumes, or the cloner's probe the first time. Whatever the probe
+    /// throws (an IOException from a volume query included) becomes one diagnostic and a cached
+    /// "cloning disabled" for the pair: the file is copied, as MSBuild's Copy would have.
+    /// </summary>
+    private NotClonedReason Verdict(IFileCloner cloner, (string, string) volumes, string source, string destination)
+    {
+        if (_capabilities.IsKnownImpossible(volumes, out NotClonedReason known))
+        {
+            return known;
+        }
+
+        if (_capabilities.IsKnownPossible(volumes))
+        {
+            return NotClonedReason.None;
+        }
+
+        _capabilities.CountAttempt();
+        NotClonedReason verdict;
+        try
+        {
+            verdict = cloner.ProbeVolumes(source, destination);
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            Diagnostics.Report(EngineDiagnosticKind.VolumeProbeFailed, volumes.Item2, e.Message);
+            _capabilities.RememberImpossible(volumes, NotClonedReason.CloningDisabled);
+            return NotClonedReason.CloningDisabled;
+        }
+
+        if (verdict == NotClonedReason.None)
+        {
+            _capabilities.RememberPossible(volumes);
+        }
+        else
+        {
+            _capabilities.RememberImpossible(volumes, verdict);
+        }
+
+        return verdict;
     }
 
     /// <summary>A block clone carries no metadata: give the destination what File.Copy would have.</summary>

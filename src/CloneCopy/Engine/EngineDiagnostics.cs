@@ -1,9 +1,9 @@
-using System.Collections.Concurrent;
+using System.Collections.Generic;
 
 namespace CloneCopy.Engine;
 
 /// <summary>A fact about cloning that the user should hear once per build, not once per file.</summary>
-internal readonly record struct EngineDiagnostic(EngineDiagnosticKind Kind, string Subject, string Detail);
+internal sealed record EngineDiagnostic(EngineDiagnosticKind Kind, string Subject, string Detail);
 
 internal enum EngineDiagnosticKind
 {
@@ -24,25 +24,40 @@ internal enum EngineDiagnosticKind
 /// </summary>
 internal sealed class EngineDiagnostics
 {
-    private readonly ConcurrentDictionary<(EngineDiagnosticKind, string), bool> _pendingKeys = new();
-    private readonly ConcurrentQueue<EngineDiagnostic> _pending = new();
+    // Made on the first report (most builds have none), and of reference types only: a fresh MSBuild node
+    // compiles nothing for them before its first copy.
+    private readonly object _lock = new();
+    private HashSet<string>? _pendingKeys;
+    private Queue<EngineDiagnostic>? _pending;
 
     public void Report(EngineDiagnosticKind kind, string subject, string detail)
     {
-        if (_pendingKeys.TryAdd((kind, subject), true))
+        lock (_lock)
         {
-            _pending.Enqueue(new EngineDiagnostic(kind, subject, detail));
+            _pendingKeys ??= new HashSet<string>();
+            _pending ??= new Queue<EngineDiagnostic>();
+            if (_pendingKeys.Add(Key(kind, subject)))
+            {
+                _pending.Enqueue(new EngineDiagnostic(kind, subject, detail));
+            }
         }
     }
 
     public bool TryTake(out EngineDiagnostic diagnostic)
     {
-        if (_pending.TryDequeue(out diagnostic))
+        lock (_lock)
         {
-            _pendingKeys.TryRemove((diagnostic.Kind, diagnostic.Subject), out _);
-            return true;
+            if (_pending is { Count: > 0 })
+            {
+                diagnostic = _pending.Dequeue();
+                _pendingKeys!.Remove(Key(diagnostic.Kind, diagnostic.Subject));
+                return true;
+            }
         }
 
+        diagnostic = null!;
         return false;
     }
+
+    private static string Key(EngineDiagnosticKind kind, string subject) => $"{kind}|{subject}";
 }

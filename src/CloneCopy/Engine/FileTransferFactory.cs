@@ -18,7 +18,7 @@ internal static class FileTransferFactory
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
         {
             // Created lazily, inside the transfer: a failure becomes one message and plain copies.
-            return new ClonerTransfer(() => new CopyOnWriteFilesystemCloner(new WindowsBlockCloneFilesystem()), Diagnostics);
+            return new ClonerTransfer(CopyOnWriteFilesystemCloner.ForThisMachine, Diagnostics);
         }
 #if NET
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
@@ -33,7 +33,7 @@ internal static class FileTransferFactory
 
         if (RuntimeInformation.IsOSPlatform(OSPlatform.OSX))
         {
-            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(), Diagnostics);
+            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(Platform.MacOS.DarwinLibC.Instance), Diagnostics);
         }
 #endif
         return new PlatformFileCopy();

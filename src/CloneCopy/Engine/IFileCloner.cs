@@ -1,3 +1,5 @@
+using System.Threading;
+
 namespace CloneCopy.Engine;
 
 /// <summary>
@@ -13,8 +15,21 @@ internal interface IFileCloner
     /// <summary>True when a successful clone already carries the source's timestamps and attributes.</summary>
     bool ClonesKeepMetadata { get; }
 
-    /// <summary>Clones <paramref name="source"/> over <paramref name="destination"/> (replacing it).</summary>
-    CloneAttempt Clone(string source, string destination);
+    /// <summary>
+    /// Whether files on the volume of <paramref name="source"/> can be cloned to the volume of
+    /// <paramref name="destination"/> at all: <see cref="NotClonedReason.None"/> to try, else why not.
+    /// Asked once per pair of volume keys. It may throw (a volume that cannot be queried): the caller turns
+    /// that into one diagnostic and copies, because probing must never fail a build.
+    /// </summary>
+    NotClonedReason ProbeVolumes(string source, string destination);
+
+    /// <summary>
+    /// Clones <paramref name="source"/> to <paramref name="destination"/>, which it creates. It never
+    /// deletes or replaces an existing destination (only the task's rules decide that): an existing one is
+    /// answered with <see cref="CloneAttempt.DestinationExists"/>, and the platform's copy decides. On any
+    /// failure, cancellation included, a destination it created is removed again.
+    /// </summary>
+    CloneAttempt Clone(string source, string destination, CancellationToken cancellation);
 }
 
 /// <summary>
@@ -44,6 +59,9 @@ internal readonly struct CloneAttempt
     public static CloneAttempt ImpossibleHere(NotClonedReason reason, string detail) => new(CloneAttemptKind.ImpossibleHere, reason, detail);
 
     public static CloneAttempt NotNow(string detail) => new(CloneAttemptKind.NotNow, NotClonedReason.RefusedForThisFile, detail);
+
+    /// <summary>The destination exists (MSBuild's rules kept it): the platform's copy writes it, with its own checks.</summary>
+    public static CloneAttempt DestinationExists(string detail) => new(CloneAttemptKind.NotNow, NotClonedReason.DestinationKept, detail);
 
     public static CloneAttempt LinkLimit(string detail) => new(CloneAttemptKind.LinkLimit, NotClonedReason.LinkLimit, detail);
 }

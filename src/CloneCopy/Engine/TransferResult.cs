@@ -38,6 +38,18 @@ internal enum NotClonedReason
 
     /// <summary>Cloning was switched off because setting it up or probing the volume failed.</summary>
     CloningDisabled,
+
+    /// <summary>
+    /// The destination already existed (MSBuild's rules keep a read-only one, or MSBUILDCOPYWITHOUTDELETE is
+    /// set): a clone needs a new file, so the platform's copy wrote it in place, as MSBuild's Copy would.
+    /// </summary>
+    DestinationKept,
+
+    /// <summary>
+    /// Windows 11 24H2 / Server 2025 and later: CopyFile clones on this volume itself, so the platform's copy
+    /// ran (it is faster there than a block clone of our own). CloneCopy did not check that it cloned.
+    /// </summary>
+    CopyFileClonesHere,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

@@ -4,7 +4,7 @@ using System.Runtime.InteropServices;
 
 namespace CloneCopy.Platform;
 
-/// <summary>Creates hard and symbolic links for UseHardlinksIfPossible / UseSymboliclinksIfPossible.</summary>
+/// <summary>Creates hard and symbolic links for UseHardlinksIfPossible / UseSymboliclinksIfPossible, and follows them.</summary>
 internal static class FileLinks
 {
     private static readonly bool IsWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
@@ -36,7 +36,7 @@ internal static class FileLinks
         try
         {
 #if NET
-            File.CreateSymbolicLink(newPath, existingPath);
+            File.CreateSymbolicLink(newPath, existingPath); // .NET passes the unprivileged flag only where Windows knows it
             error = string.Empty;
             return true;
 #else
@@ -47,6 +47,35 @@ internal static class FileLinks
         {
             error = e.Message;
             return false;
+        }
+    }
+
+    /// <summary>
+    /// The file <paramref name="path"/> leads to: itself, or for a symbolic link its final target, as
+    /// File.Copy reads it. On Windows a link's own FileInfo says length 0 and the link's attributes.
+    /// A dangling link, or one that cannot be followed, is returned as itself: File.Copy reports it.
+    /// </summary>
+    public static FileInfo FileItLeadsTo(string path)
+    {
+        var info = new FileInfo(path);
+        try
+        {
+            int attributes = (int)info.Attributes; // -1 when nothing is there
+            if (attributes == -1 || (attributes & (int)FileAttributes.ReparsePoint) == 0)
+            {
+                return info;
+            }
+#if NET
+            return info.ResolveLinkTarget(returnFinalTarget: true) is FileInfo { Exists: true } target ? target : info;
+#else
+            return IsWindows && Windows.WindowsLinks.TryGetFinalPath(Windows.Kernel32Calls.Instance, path, out string final) && File.Exists(final)
+                ? new FileInfo(final)
+                : info;
+#endif
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return info;
         }
     }
 }

@@ -5,20 +5,72 @@ namespace CloneCopy;
 
 /// <summary>
 /// The statistics of every project build on this MSBuild node during this build, keyed by the project
-/// build's context id. Lives in a task object registered for the build, so a reused node starts afresh.
+/// build's context id, and whether a summary has been said for it already (then later Copy calls in that
+/// project build, such as a user's own target after Build, report themselves). Lives in a task object
+/// registered for the build, so a reused node starts afresh.
 /// </summary>
 internal static class BuildStatistics
 {
     private const string Key = "CloneCopy.ProjectStatistics";
 
     /// <summary>The statistics of one project build, created on first use.</summary>
-    public static ProjectStatistics? ForProject(IBuildEngine engine, int projectContextId) =>
-        BuildScoped.GetOrCreate(engine, Key, () => new ConcurrentDictionary<int, ProjectStatistics>())
-            ?.GetOrAdd(projectContextId, _ => new ProjectStatistics());
+    /// <remarks>Keyed by the id's text: a dictionary keyed by int would cost its own JIT in a fresh node.</remarks>
+    public static ProjectBuild? ForProject(IBuildEngine engine, int projectContextId) =>
+        BuildScoped.GetOrCreate(engine, Key, () => new ConcurrentDictionary<string, ProjectBuild>())
+            ?.GetOrAdd(projectContextId.ToString(System.Globalization.CultureInfo.InvariantCulture), _ => new ProjectBuild());
 
-    /// <summary>Takes a project build's statistics out, for its summary; null when its Copy calls did nothing.</summary>
-    public static ProjectStatistics? Take(IBuildEngine engine, int projectContextId) =>
-        BuildScoped.Get<ConcurrentDictionary<int, ProjectStatistics>>(engine, Key)?.TryRemove(projectContextId, out ProjectStatistics? statistics) == true
-            ? statistics
-            : null;
+    /// <summary>What one project build's Copy calls did since its last summary, and where it stands.</summary>
+    internal sealed class ProjectBuild
+    {
+        private readonly object _lock = new();
+        private ProjectStatistics _pending = new();
+        private string? _openStage;
+
+        /// <summary>CloneCopyClonesInsteadOfLinks for this project, set by CloneCopySettings before its first target.</summary>
+        public bool ClonesInsteadOfLinks { get; set; }
+
+        /// <summary>The project's name, known once a summary has been said.</summary>
+        public string? ProjectName { get; private set; }
+
+        /// <summary>
+        /// Where a Copy's statistics go: into the next summary (none said yet, or a stage such as Publish
+        /// has begun whose summary will come), or nowhere (null: a summary was said and none is coming, as for
+        /// a user's own target after Build; the Copy reports itself).
+        /// </summary>
+        public bool TryAdd(ProjectStatistics statistics)
+        {
+            lock (_lock)
+            {
+                if (ProjectName is not null && _openStage is null)
+                {
+                    return false;
+                }
+
+                _pending.Merge(statistics);
+                return true;
+            }
+        }
+
+        /// <summary>A stage begins (Publish, Pack) whose summary will report the copies made in it.</summary>
+        public void BeginStage(string stage)
+        {
+            lock (_lock)
+            {
+                _openStage = stage;
+            }
+        }
+
+        /// <summary>Takes what was counted since the last summary, for this one, and closes the stage.</summary>
+        public ProjectStatistics TakeForSummary(string projectName)
+        {
+            lock (_lock)
+            {
+                ProjectStatistics taken = _pending;
+                _pending = new ProjectStatistics();
+                _openStage = null;
+                ProjectName = projectName;
+                return taken;
+            }
+        }
+    }
 }

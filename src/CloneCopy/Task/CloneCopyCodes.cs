@@ -17,4 +17,7 @@ internal static class CloneCopyCodes
 
     /// <summary>CloneCopyRequireClones is set and files were copied instead of cloned. Warning or error, as asked.</summary>
     public const string CopiedInsteadOfCloned = "CLC005";
+
+    /// <summary>A CloneCopy setting has a value CloneCopy does not know (CloneCopyRequireClones=eror). Error.</summary>
+    public const string InvalidSetting = "CLC006";
 }

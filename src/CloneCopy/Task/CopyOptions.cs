@@ -21,6 +21,9 @@ internal sealed class CopyOptions
 
     public bool FailIfNotIncremental { get; init; }
 
+    /// <summary>CloneCopyClonesInsteadOfLinks: where a link is asked for and the pair can clone, clone instead.</summary>
+    public bool ClonesInsteadOfLinks { get; init; }
+
     /// <summary>DestinationFolder's item spec, or null; a failure to create it because a file is in the way is not retried.</summary>
     public string? DestinationFolder { get; init; }
 

@@ -13,15 +13,16 @@ namespace CloneCopy;
 internal static class DiagnosticsLogger
 {
     private const string SaidKey = "CloneCopy.DiagnosticsSaidInThisBuild";
-    private static readonly ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidWithoutEngineSupport = new();
+    private static readonly ConcurrentDictionary<string, string> SaidWithoutEngineSupport = new();
 
     public static void Flush(IBuildEngine engine, TaskLoggingHelper log, EngineDiagnostics diagnostics)
     {
-        ConcurrentDictionary<(EngineDiagnosticKind, string), bool>? said = null;
+        ConcurrentDictionary<string, string>? said = null;
         while (diagnostics.TryTake(out EngineDiagnostic diagnostic))
         {
             said ??= SaidInThisBuild(engine);
-            if (said.TryAdd((diagnostic.Kind, diagnostic.Subject), true))
+            string key = $"{diagnostic.Kind}|{diagnostic.Subject}";
+            if (said.TryAdd(key, key))
             {
                 Log(engine, log, diagnostic);
             }
@@ -57,8 +58,8 @@ internal static class DiagnosticsLogger
     }
 
     private static void Message(TaskLoggingHelper log, string code, string text) =>
-        TaskLog.Message(log, MessageImportance.High, text, code);
+        TaskLog.CodedMessage(log, MessageImportance.High, code, text);
 
-    private static ConcurrentDictionary<(EngineDiagnosticKind, string), bool> SaidInThisBuild(IBuildEngine engine) =>
-        BuildScoped.GetOrCreate(engine, SaidKey, () => new ConcurrentDictionary<(EngineDiagnosticKind, string), bool>()) ?? SaidWithoutEngineSupport;
+    private static ConcurrentDictionary<string, string> SaidInThisBuild(IBuildEngine engine) =>
+        BuildScoped.GetOrCreate(engine, SaidKey, () => new ConcurrentDictionary<string, string>()) ?? SaidWithoutEngineSupport;
 }

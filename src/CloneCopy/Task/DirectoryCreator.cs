@@ -8,7 +8,8 @@ namespace CloneCopy;
 /// <summary>Creates destination directories once per task invocation, logging each one it creates.</summary>
 internal sealed class DirectoryCreator
 {
-    private readonly ConcurrentDictionary<string, bool> _known = new(PathComparison.Comparer);
+    // string to string: shared generic code that needs no JIT in a fresh node (string to bool would).
+    private readonly ConcurrentDictionary<string, string> _known = new(PathComparison.Comparer);
     private readonly TaskLoggingHelper _log;
 
     public DirectoryCreator(TaskLoggingHelper log) => _log = log;
@@ -22,12 +23,13 @@ internal sealed class DirectoryCreator
             return;
         }
 
+        MSBuildMaxPath.ThrowIfTooLong(directoryFullPath);
         if (!Directory.Exists(directoryFullPath))
         {
-            TaskLog.Message(_log, MessageImportance.Normal, CopyMessages.CreatingDirectoryText(directorySpec));
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.CreatesDirectory, directorySpec);
             Directory.CreateDirectory(directoryFullPath);
         }
 
-        _known.TryAdd(directoryFullPath, true);
+        _known.TryAdd(directoryFullPath, directoryFullPath);
     }
 }

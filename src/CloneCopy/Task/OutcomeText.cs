@@ -21,6 +21,8 @@ internal static class OutcomeText
         NotClonedReason.NoClonePathOnPlatform => "no clone path on this platform yet",
         NotClonedReason.LinkLimit => "link limit",
         NotClonedReason.CloningDisabled => "cloning disabled",
+        NotClonedReason.DestinationKept => "the existing destination was kept and written in place",
+        NotClonedReason.CopyFileClonesHere => "Windows' CopyFile clones here itself",
         _ => "cloned",
     };
 }

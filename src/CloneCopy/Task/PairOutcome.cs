@@ -13,6 +13,9 @@ internal enum PairResult
     HardLinked,
     SymbolicLinked,
 
+    /// <summary>A link was asked for and CloneCopyClonesInsteadOfLinks made a clone instead.</summary>
+    ClonedInsteadOfLink,
+
     /// <summary>SkipUnchangedFiles found equal size and timestamp.</summary>
     UpToDate,
 
@@ -37,7 +40,7 @@ internal readonly struct PairOutcome
 
     public bool Succeeded => Result != PairResult.Failed;
 
-    public bool Wrote => Result is PairResult.Transferred or PairResult.HardLinked or PairResult.SymbolicLinked;
+    public bool Wrote => Result is PairResult.Transferred or PairResult.HardLinked or PairResult.SymbolicLinked or PairResult.ClonedInsteadOfLink;
 
     public static PairOutcome Failed => new(PairResult.Failed);
 }

@@ -11,7 +11,7 @@ namespace CloneCopy;
 /// </summary>
 internal static class SourceFolderEnumerator
 {
-    /// <summary>Yields (path as given under the folder, path relative to the folder).</summary>
+    /// <summary>Yields (full path, path relative to the folder): MSBuild names a folder's files by their full paths.</summary>
     public static IEnumerable<(string Path, string Relative)> Enumerate(string folder)
     {
         if (!Directory.Exists(folder))

@@ -24,7 +24,7 @@ public sealed class LinuxFileTransferTests
     {
         string directory = _filesystems.NewDirectory(kind);
         string source = TestFiles.Write(Path.Combine(directory, "source.bin"), length, seed: length);
-        TestFiles.Sync(source);
+        LinuxTestFiles.Sync(source);
         string destination = Path.Combine(directory, "out", "destination.bin");
         Directory.CreateDirectory(Path.GetDirectoryName(destination)!);
 
@@ -112,7 +112,7 @@ public sealed class LinuxFileTransferTests
     {
         string directory = _filesystems.NewDirectory(kind);
         string source = TestFiles.Write(Path.Combine(directory, "tool.sh"), 5000, mode: (UnixFileMode)0b111_101_101);
-        TestFiles.SetNanosecondTimestamp(source, "2019-07-08 09:10:11.123456789");
+        LinuxTestFiles.SetNanosecondTimestamp(source, "2019-07-08 09:10:11.123456789");
 
         File.Copy(source, Path.Combine(directory, "by-file-copy"));
         NewTransfer().Transfer(source, Path.Combine(directory, "by-clonecopy"), CancellationToken.None);

@@ -15,32 +15,9 @@ public readonly record struct FileMetadata(string Mode, long Size, string LastWr
     }
 }
 
-/// <summary>Writes test files with chosen content, mode and timestamp.</summary>
-public static class TestFiles
+/// <summary>Linux-only helpers for test files: nanosecond timestamps and writeback.</summary>
+public static class LinuxTestFiles
 {
-    private static readonly DateTime FixedTime = new(2021, 3, 4, 5, 6, 7, DateTimeKind.Utc);
-
-    /// <summary>Pseudo-random but repeatable content, so clones and copies can be compared byte for byte.</summary>
-    public static byte[] Content(int length, int seed)
-    {
-        var bytes = new byte[length];
-        new Random(seed).NextBytes(bytes);
-        return bytes;
-    }
-
-    public static string Write(string path, int length, int seed = 1, UnixFileMode? mode = null, DateTime? lastWrite = null)
-    {
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        File.WriteAllBytes(path, Content(length, seed));
-        if (mode is not null)
-        {
-            File.SetUnixFileMode(path, mode.Value);
-        }
-
-        File.SetLastWriteTimeUtc(path, lastWrite ?? FixedTime.AddSeconds(seed));
-        return path;
-    }
-
     /// <summary>Sets a timestamp with nanoseconds, which .NET's 100 ns DateTime cannot express.</summary>
     public static void SetNanosecondTimestamp(string path, string timestamp) =>
         ProcessRunner.RunChecked("touch", $"-m -d \"{timestamp}\" \"{path}\"");

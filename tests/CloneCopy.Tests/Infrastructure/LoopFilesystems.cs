@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using Xunit;
 
@@ -77,7 +78,8 @@ public sealed class LoopFilesystems : IDisposable
     /// <summary>A new, empty directory on the given filesystem.</summary>
     public string NewDirectory(FilesystemKind kind, string? name = null)
     {
-        string directory = Path.Combine(Root(kind), $"{name ?? "t"}-{Interlocked.Increment(ref _counter)}");
+        // The process id too: several test processes (the lanes of scripts/test.sh) share given directories.
+        string directory = Path.Combine(Root(kind), $"{name ?? "t"}-{Environment.ProcessId}-{Interlocked.Increment(ref _counter)}");
         Directory.CreateDirectory(directory);
         return directory;
     }
@@ -177,7 +179,8 @@ public sealed class FilesystemCollection : ICollectionFixture<LoopFilesystems>
 /// </summary>
 public sealed class FilesystemFactAttribute : FactAttribute
 {
-    public FilesystemFactAttribute()
+    public FilesystemFactAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (!LoopFilesystems.IsCi && !LoopFilesystems.CanProvide)
         {
@@ -189,7 +192,8 @@ public sealed class FilesystemFactAttribute : FactAttribute
 /// <summary>The <see cref="FilesystemFactAttribute"/> rule for theories.</summary>
 public sealed class FilesystemTheoryAttribute : TheoryAttribute
 {
-    public FilesystemTheoryAttribute()
+    public FilesystemTheoryAttribute([CallerFilePath] string? sourceFilePath = null, [CallerLineNumber] int sourceLineNumber = -1)
+        : base(sourceFilePath, sourceLineNumber)
     {
         if (!LoopFilesystems.IsCi && !LoopFilesystems.CanProvide)
         {

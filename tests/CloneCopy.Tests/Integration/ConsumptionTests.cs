@@ -53,7 +53,7 @@ public sealed class ConsumptionTests
         Assert.True(code == 0, log);
         var assemblies = TestRepository.CopyTaskAssemblies(log);
         Assert.NotEmpty(assemblies);
-        Assert.All(assemblies, assembly => Assert.EndsWith("/clonecopy/1.0.0/tasks/net8.0/CloneCopy.dll", assembly));
+        Assert.All(assemblies, assembly => Assert.EndsWith("/clonecopy/1.0.0/tasks/net10.0/linux-x64/CloneCopy.dll", assembly));
         Assert.Matches(@"CloneCopy: [1-9][0-9]* files? cloned", log);
     }
 }

@@ -8,9 +8,10 @@ namespace CloneCopy.Tests.Integration;
 /// <summary>Runs the dotnet CLI as a separate process, with a clean MSBuild environment.</summary>
 public static class Dotnet
 {
-    public static (int ExitCode, string Output) Run(string arguments, string workingDirectory, string? nugetPackages, int timeoutSeconds = 600)
+    /// <param name="program">Another program to start instead (script(1), to give dotnet a terminal), with its own arguments.</param>
+    public static (int ExitCode, string Output) Run(string arguments, string workingDirectory, string? nugetPackages, int timeoutSeconds = 600, string program = "dotnet", string? programArguments = null)
     {
-        var start = new ProcessStartInfo("dotnet", arguments)
+        var start = new ProcessStartInfo(program, programArguments ?? arguments)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
@@ -28,6 +29,16 @@ public static class Dotnet
         start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
         start.Environment["DOTNET_NOLOGO"] = "1";
         start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        if (program != "dotnet")
+        {
+            // A user's terminal: a terminal type, and not a CI job (the terminal logger keeps out of CI logs).
+            start.Environment["TERM"] = "xterm-256color";
+            foreach (string ci in new[] { "CI", "TF_BUILD", "GITHUB_ACTIONS" })
+            {
+                start.Environment.Remove(ci);
+            }
+        }
+
         if (nugetPackages is not null)
         {
             start.Environment["NUGET_PACKAGES"] = nugetPackages;

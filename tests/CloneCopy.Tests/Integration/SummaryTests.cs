@@ -87,6 +87,68 @@ public sealed partial class SummaryTests
         Assert.Equal(!expectSuccess, log.Contains("error CLC005", StringComparison.Ordinal));
     }
 
+    [FilesystemFact]
+    public void Publish_copies_have_their_own_line_and_all_lines_add_up_to_the_files_written()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+
+        var (code, log) = Dotnet.Run("publish App/App.csproj -v:n -nologo -m:1 -tl:off -o published", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, log);
+        Match publish = Assert.Single(StageLine().Matches(log), m => m.Groups["stage"].Value == "Publish");
+        Assert.Equal("App", publish.Groups["project"].Value);
+        Assert.True(int.Parse(publish.Groups["cloned"].Value) > 0, publish.Value);
+        int counted = StageLine().Matches(log).Sum(m => int.Parse(m.Groups["cloned"].Value) + (m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value) : 0));
+        Assert.Equal(CopyingLines().Matches(log).Count, counted);
+        string publishedLib = Path.Combine(repository.Root, "published", "Lib.dll");
+        Assert.True(ExtentMap.Read(publishedLib).All(e => e.IsShared), $"{publishedLib} is not a clone");
+    }
+
+    [FilesystemFact]
+    public void A_users_copy_after_Build_reports_itself_after_Builds_summary()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs)
+            .Write("App/Directory.Build.targets", """
+                <Project>
+                  <Target Name="CopyToDrop" AfterTargets="Build">
+                    <Copy SourceFiles="$(TargetPath)" DestinationFolder="$(MSBuildProjectDirectory)/drop" />
+                  </Target>
+                </Project>
+                """);
+
+        var (code, log) = repository.Build("App/App.csproj");
+
+        Assert.True(code == 0, log);
+        Assert.Matches(@"CloneCopy \(after Build\): 1 file cloned \([0-9.]+ [KMGT]?B not written\) \[App\]", log);
+    }
+
+    [FilesystemTheory]
+    [InlineData("eror")]
+    [InlineData("true")]
+    [InlineData("bogus")]
+    public void A_guard_value_CloneCopy_does_not_know_fails_the_build_even_where_everything_clones(string value)
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+
+        var (code, log) = repository.Build("App/App.csproj", $"-p:CloneCopyRequireClones={value}");
+
+        Assert.NotEqual(0, code);
+        Assert.Contains($"error CLC006: CloneCopy: CloneCopyRequireClones='{value}' is not a value CloneCopy knows. Use one of: 'error', 'warning', 'false' or empty (off).", log);
+    }
+
+    [FilesystemTheory]
+    [InlineData("false")]
+    [InlineData("Warning")]
+    public void The_documented_guard_values_are_accepted(string value)
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+
+        var (code, log) = repository.Build("App/App.csproj", $"-p:CloneCopyRequireClones={value}");
+
+        Assert.True(code == 0, log);
+        Assert.DoesNotContain("CLC006", log);
+    }
+
     private TestRepository NewRepository(FilesystemKind kind) => TestRepository.AppWithLibrary(_filesystems.NewDirectory(kind, "summary"), _sdk);
 
     private sealed record Summary(string Line, int Cloned, string NotWritten, int Copied);
@@ -102,6 +164,9 @@ public sealed partial class SummaryTests
 
     [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \((?<size>[0-9.]+ [KMGT]?B) not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z]+)\]")]
     private static partial Regex SummaryLine();
+
+    [GeneratedRegex(@"CloneCopy( \((?<stage>Publish|Pack|after Build)\))?: (?<cloned>\d+) files? cloned \([0-9.]+ [KMGT]?B not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z]+)\]")]
+    private static partial Regex StageLine();
 
     [GeneratedRegex("Copying file from \"[^\"]+\" to \"[^\"]+\"\\.")]
     private static partial Regex CopyingLines();

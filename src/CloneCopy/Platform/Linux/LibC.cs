@@ -14,6 +14,7 @@ internal static unsafe partial class LibC
     // open(2) flags (the generic values, shared by x86-64 and arm64).
     public const int O_RDONLY = 0x0;
     public const int O_WRONLY = 0x1;
+    public const int O_RDWR = 0x2;
     public const int O_CREAT = 0x40;
     public const int O_TRUNC = 0x200;
     public const int O_CLOEXEC = 0x80000;
@@ -22,7 +23,9 @@ internal static unsafe partial class LibC
     public const int AT_SYMLINK_NOFOLLOW = 0x100;
     public const int AT_EMPTY_PATH = 0x1000;
     public const uint STATX_TYPE = 0x1;
+    public const uint STATX_MODE = 0x2;
     public const uint STATX_NLINK = 0x4;
+    public const uint STATX_UID = 0x8;
     public const uint STATX_INO = 0x100;
     public const uint STATX_BASIC_STATS = 0x7ff;
 
@@ -33,6 +36,7 @@ internal static unsafe partial class LibC
     public const uint S_IFDIR = 0x4000;
     public const uint S_IFLNK = 0xA000;
     public const uint PermissionBits = 0xFFF; // rwx for user/group/other plus setuid, setgid, sticky
+    public const uint AccessPermissionBits = 0x1FF; // rwx for user/group/other
 
     [LibraryImport(Library, EntryPoint = "open", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Open(string path, int flags, uint mode);
@@ -70,6 +74,16 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Unlink(string path);
 
+    [LibraryImport(Library, EntryPoint = "geteuid")]
+    public static partial uint GetEUid();
+
+    [LibraryImport(Library, EntryPoint = "flock", SetLastError = true)]
+    public static partial int FLock(int fd, int operation);
+
+    public const int LOCK_SH = 1;
+    public const int LOCK_EX = 2;
+    public const int LOCK_NB = 4;
+
     [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Link(string existingPath, string newPath);
 
@@ -96,6 +110,7 @@ internal static unsafe partial class LibC
     {
         [FieldOffset(0)] public uint Mask;
         [FieldOffset(16)] public uint LinkCount;
+        [FieldOffset(20)] public uint Uid;
         [FieldOffset(28)] public ushort Mode;
         [FieldOffset(32)] public ulong Inode;
         [FieldOffset(40)] public ulong Size;

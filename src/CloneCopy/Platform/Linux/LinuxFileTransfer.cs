@@ -12,7 +12,7 @@ namespace CloneCopy.Platform.Linux;
 /// access time and last-write time, as .NET's File.Copy leaves them. One open and one statx per file,
 /// on each side, and nothing else when the clone succeeds.
 /// </summary>
-internal sealed unsafe class LinuxFileTransfer : IFileTransfer
+internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransfer
 {
     private const int BufferSize = 1024 * 1024;
 
@@ -43,21 +43,66 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();
+        bool destinationTouched = false;
+        try
+        {
+            return TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken);
+        }
+        catch (Exception e) when (e is not (OperationCanceledException or CloneNotPossibleException))
+        {
+            return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched);
+        }
+    }
+
+    public bool TryCloneOnly(string sourcePath, string destinationPath, CancellationToken cancellationToken, out TransferResult result)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        bool destinationTouched = false;
+        try
+        {
+            result = TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken, cloneOnly: true);
+            return true;
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // Any failure, even no space: the link MSBuild would make instead needs none, so it decides.
+            result = default;
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Opens both files as .NET's File.Copy opens them (the source shared-locked, the destination read-write
+    /// and exclusively locked before it is truncated, so a file another process holds is neither truncated
+    /// nor written), then clones or copies, then sets mode and times.
+    /// </summary>
+    private TransferResult TransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, CancellationToken cancellationToken, bool cloneOnly = false)
+    {
         int source = OpenOrThrow(sourcePath, LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
         try
         {
             StatOrThrow(source, sourcePath, out LibC.StatxBuffer sourceStat);
             if (sourceStat.IsDirectory)
             {
-                throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied: it is a directory.");
+                throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied.");
             }
 
+            DotNetFileLocks.Lock(source, exclusive: false, sourcePath);
             uint mode = sourceStat.Mode & LibC.PermissionBits;
-            int destination = OpenOrThrow(destinationPath, LibC.O_WRONLY | LibC.O_CREAT | LibC.O_TRUNC | LibC.O_CLOEXEC, mode);
+            int destination = OpenOrThrow(destinationPath, LibC.O_RDWR | LibC.O_CREAT | LibC.O_CLOEXEC, mode);
             try
             {
+                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath);
                 StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
-                TransferResult result = TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
+                destinationTouched = true;
+                if (destinationStat.Size != 0 && LibC.FTruncate(destination, 0) != 0)
+                {
+                    throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+                }
+
+                TransferResult result = cloneOnly
+                    ? CloneOnly(source, in sourceStat, destination, in destinationStat, destinationPath)
+                    : TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
                 CopyMetadata(destination, destinationPath, in sourceStat, in destinationStat);
                 return result;
             }
@@ -67,7 +112,11 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
                 // notice it (its timestamp is fresh, so it would); removing it makes that certain.
                 LibC.Close(destination);
                 destination = -1;
-                LibC.Unlink(destinationPath);
+                if (destinationTouched)
+                {
+                    LibC.Unlink(destinationPath);
+                }
+
                 throw;
             }
             finally
@@ -108,6 +157,19 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
 
         BufferedCopy(source, destination, destinationPath, length, cancellationToken);
         return new TransferResult(TransferMethod.Copied, reason, length);
+    }
+
+    /// <summary>A clone or nothing: an empty file or a refusal throws <see cref="CloneNotPossibleException"/>, which removes the new file.</summary>
+    private TransferResult CloneOnly(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath)
+    {
+        long length = (long)sourceStat.Size;
+        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
+        if (length == 0 || TryClone(source, destination, destinationPath, volumes) != NotClonedReason.None)
+        {
+            throw new CloneNotPossibleException();
+        }
+
+        return TransferResult.Cloned(length);
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
@@ -252,13 +314,14 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
     }
 
     /// <summary>
-    /// Mode, then access and last-write times: last, so only a complete file carries the source's timestamp.
+    /// Mode (rwx for user, group and other: File.Copy does not carry setuid, setgid or sticky over), then
+    /// access and last-write times: last, so only a complete file carries the source's timestamp.
     /// The chmod is skipped when the file was created with the right mode already (the usual case: the
     /// umask did not strip anything), which saves a metadata transaction per file on XFS and btrfs.
     /// </summary>
     private static void CopyMetadata(int destination, string destinationPath, in LibC.StatxBuffer sourceStat, in LibC.StatxBuffer destinationStat)
     {
-        uint mode = sourceStat.Mode & LibC.PermissionBits;
+        uint mode = sourceStat.Mode & LibC.AccessPermissionBits;
         if ((destinationStat.Mode & LibC.PermissionBits) != mode && LibC.FChmod(destination, mode) != 0)
         {
             // File.Copy ignores a failed chmod too (a filesystem without modes, such as vfat).
@@ -297,5 +360,9 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer
             throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path);
         }
     }
+}
+/// <summary>No clone for this pair, in clone-only mode: the new file is removed on the way out.</summary>
+internal sealed class CloneNotPossibleException : Exception
+{
 }
 #endif

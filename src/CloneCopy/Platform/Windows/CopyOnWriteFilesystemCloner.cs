@@ -1,53 +1,106 @@
 using System;
 using System.IO;
+using System.Threading;
 using CloneCopy.Engine;
 
 namespace CloneCopy.Platform.Windows;
 
-/// <summary>Adapts an <see cref="ICopyOnWriteFilesystem"/> to the engine's <see cref="IFileCloner"/>, classifying its answers.</summary>
+/// <summary>
+/// Adapts an <see cref="ICopyOnWriteFilesystem"/> to the engine's <see cref="IFileCloner"/>: names volumes,
+/// judges a pair of volumes once (different volumes; cannot clone; on Windows 24H2 and later, leave it to
+/// CopyFile), and classifies the filesystem's exceptions into the engine's answers.
+/// </summary>
 internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
 {
-    private const int ErrorSharingViolation = unchecked((int)0x80070020);
-    private const int ErrorLockViolation = unchecked((int)0x80070021);
-    private const int ErrorDiskFull = unchecked((int)0x80070070);
-    private const int ErrorHandleDiskFull = unchecked((int)0x80070027);
-
     private readonly ICopyOnWriteFilesystem _filesystem;
+    private readonly Func<string, string> _volumeOf;
+    private readonly bool _leaveCloningToCopyFile;
 
-    public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem) => _filesystem = filesystem;
+    /// <summary>For a filesystem that does not name volumes itself: volumes are drive roots.</summary>
+    public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem)
+        : this(filesystem, path => Path.GetPathRoot(Path.GetFullPath(path))?.ToUpperInvariant() ?? string.Empty, leaveCloningToCopyFile: false)
+    {
+    }
+
+    /// <param name="volumeOf">The key of the volume holding a path.</param>
+    /// <param name="leaveCloningToCopyFile">True on Windows builds whose CopyFile clones by itself (<see cref="WindowsCopyRoute"/>).</param>
+    public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem, Func<string, string> volumeOf, bool leaveCloningToCopyFile)
+    {
+        _filesystem = filesystem;
+        _volumeOf = volumeOf;
+        _leaveCloningToCopyFile = leaveCloningToCopyFile;
+    }
+
+    /// <summary>The cloner for this machine: CloneCopy's own block-clone filesystem over the real kernel32.</summary>
+    public static CopyOnWriteFilesystemCloner ForThisMachine() => For(Kernel32Calls.Instance, WindowsOsBuild.Current);
+
+    /// <summary>The cloner over any kernel (tests script one) as a given Windows build would run it.</summary>
+    public static CopyOnWriteFilesystemCloner For(IKernel32 kernel, int osBuild, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize)
+    {
+        var filesystem = new WindowsBlockCloneFilesystem(kernel, chunkSize);
+        return new CopyOnWriteFilesystemCloner(filesystem, filesystem.Volumes.KeyOf, WindowsCopyRoute.LeaveCloningToCopyFile(osBuild));
+    }
 
     /// <summary>A block clone (FSCTL_DUPLICATE_EXTENTS_TO_FILE) carries data only.</summary>
     public bool ClonesKeepMetadata => false;
 
-    public string VolumeOf(string path) => Path.GetPathRoot(Path.GetFullPath(path))?.ToUpperInvariant() ?? string.Empty;
+    public string VolumeOf(string path) => _volumeOf(path);
 
-    public CloneAttempt Clone(string source, string destination)
+    public NotClonedReason ProbeVolumes(string source, string destination)
     {
-        if (!_filesystem.CopyOnWriteLinkSupportedBetweenPaths(source, destination))
+        if (!string.Equals(VolumeOf(source), VolumeOf(destination), StringComparison.OrdinalIgnoreCase))
         {
-            bool sameVolume = string.Equals(VolumeOf(source), VolumeOf(destination), StringComparison.OrdinalIgnoreCase);
-            return CloneAttempt.ImpossibleHere(
-                sameVolume ? NotClonedReason.FilesystemCannotClone : NotClonedReason.DifferentVolumes,
-                sameVolume ? "the volume does not support block cloning" : "different volumes");
+            return NotClonedReason.DifferentVolumes;
         }
 
+        if (!_filesystem.CopyOnWriteLinkSupportedBetweenPaths(source, destination))
+        {
+            return NotClonedReason.FilesystemCannotClone;
+        }
+
+        return _leaveCloningToCopyFile ? NotClonedReason.CopyFileClonesHere : NotClonedReason.None;
+    }
+
+    public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
+    {
         try
         {
-            _filesystem.CloneFile(source, destination);
+            _filesystem.CloneFile(source, destination, cancellation);
             return CloneAttempt.Cloned;
         }
         catch (MaxCloneFileLinksExceededException e)
         {
             return CloneAttempt.LinkLimit(e.Message);
         }
-        catch (IOException e) when (e.HResult is ErrorSharingViolation or ErrorLockViolation)
+        catch (IOException e) when (IsRealError(Win32.ErrorOf(e.HResult)))
         {
-            return CloneAttempt.NotNow(e.Message);
+            throw; // no space, no quota: File.Copy would fail too; MSBuild's retries and codes report it
         }
-        catch (IOException e) when (e.HResult is not (ErrorDiskFull or ErrorHandleDiskFull))
+        catch (IOException e)
         {
-            // Integrity-stream mismatch, unaligned sparse layout, a filter driver saying no: copy this file.
+            return Classify(Win32.ErrorOf(e.HResult), e.Message);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            // An implementation that words access denied this way: File.Copy then gives MSBuild's own error.
             return CloneAttempt.NotNow(e.Message);
         }
     }
+
+    private static bool IsRealError(int error) =>
+        error is Win32.ErrorDiskFull or Win32.ErrorHandleDiskFull or Win32.ErrorDiskQuotaExceeded;
+
+    private static CloneAttempt Classify(int error, string message) => error switch
+    {
+        // Only MSBuild's rules may replace an existing destination: File.Copy does, with its own checks.
+        Win32.ErrorFileExists or Win32.ErrorAlreadyExists => CloneAttempt.DestinationExists(message),
+
+        // The volume said yes, the FSCTL says never (a filter driver, an emulation layer): remember it.
+        Win32.ErrorNotSupported or Win32.ErrorInvalidFunction => CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, message),
+        Win32.ErrorNotSameDevice => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, message),
+
+        // A sharing violation, access denied, an integrity or alignment refusal: copy this file, try the next.
+        // File.Copy then reports a real problem with .NET's own words.
+        _ => CloneAttempt.NotNow(message),
+    };
 }

@@ -1,4 +1,5 @@
 using System.IO;
+using System.Threading;
 
 namespace CloneCopy.Platform.Windows;
 
@@ -6,29 +7,30 @@ namespace CloneCopy.Platform.Windows;
 /// The Windows block-clone filesystem, in the shape of the CopyOnWrite package's interface of the same
 /// name (CopyOnWriteLinkSupportedBetweenPaths, CloneFile, MaxClonesPerFile). The package itself is not
 /// served by this project's registry, so CloneCopy ships its own implementation
-/// (<see cref="WindowsBlockCloneFilesystem"/>); the interface is the seam tests fake on Linux, and where an
-/// adapter to the package would plug in.
+/// (<see cref="WindowsBlockCloneFilesystem"/>); the interface is the seam tests fake, and where an adapter
+/// to the package would plug in (it would ignore the cancellation token).
 /// </summary>
 internal interface ICopyOnWriteFilesystem
 {
     /// <summary>ReFS and Dev Drive allow 8175 references to one block.</summary>
     int MaxClonesPerFile { get; }
 
-    /// <summary>True when both paths are on one volume that supports block cloning. May throw for unknown drives.</summary>
+    /// <summary>True when both paths are on one volume that supports block cloning. May throw when a volume cannot be queried.</summary>
     bool CopyOnWriteLinkSupportedBetweenPaths(string source, string destination);
 
     /// <summary>
-    /// Clones the whole source over the destination. Throws <see cref="MaxCloneFileLinksExceededException"/>
-    /// at the reference limit, other <see cref="IOException"/>s for the rest.
+    /// Clones the whole source to a new destination. Throws <see cref="MaxCloneFileLinksExceededException"/>
+    /// at the reference limit, other <see cref="IOException"/>s (with the Win32 error in the HRESULT) for the
+    /// rest, and leaves no destination behind when it throws.
     /// </summary>
-    void CloneFile(string source, string destination);
+    void CloneFile(string source, string destination, CancellationToken cancellation);
 }
 
 /// <summary>ERROR_BLOCK_TOO_MANY_REFERENCES (347): a block of the source has reached the reference limit.</summary>
 internal sealed class MaxCloneFileLinksExceededException : IOException
 {
     public MaxCloneFileLinksExceededException(string message)
-        : base(message, unchecked((int)0x8007015B))
+        : base(message, Win32.HResultOf(Win32.ErrorBlockTooManyReferences))
     {
     }
 }

@@ -1,124 +1,127 @@
 using System;
-using System.Collections.Concurrent;
-using System.ComponentModel;
 using System.IO;
-using System.Runtime.InteropServices;
+using System.Threading;
 using Microsoft.Win32.SafeHandles;
 
 namespace CloneCopy.Platform.Windows;
 
 /// <summary>
-/// Block cloning on ReFS and Dev Drive with FSCTL_DUPLICATE_EXTENTS_TO_FILE. Nothing is enumerated up
-/// front (the CopyOnWrite package's volume scan is what failed builds on BitLocker-locked and RAW drives):
-/// each volume is asked about itself the first time a file on it is copied, and the answer is cached.
-/// Written against the documented Win32 contract; it cannot run on this project's Linux machines, where
-/// tests drive the engine through a fake <see cref="ICopyOnWriteFilesystem"/> instead.
+/// Block cloning on ReFS and Dev Drive with FSCTL_DUPLICATE_EXTENTS_TO_FILE. Every call into the system
+/// goes through <see cref="IKernel32"/>; the steps are this class's own:
+/// the destination is created new (never an existing file replaced), made sparse before its end of file
+/// is set (so no clusters are allocated only to be released by the clone), given the source's
+/// integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
+/// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's
+/// sparseness. On any failure or cancellation the half-made destination is deleted. Timestamps and
+/// attributes are the caller's (ClonerTransfer gives them as File.Copy would).
 /// </summary>
 internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
 {
-    private const uint FileSupportsBlockRefcounting = 0x08000000;
-    private const uint FsctlDuplicateExtentsToFile = 0x00098344;
-    private const uint FsctlSetSparse = 0x000900C4;
-    private const int ErrorBlockTooManyReferences = 347;
+    /// <summary>Bytes per FSCTL call: under the 4 GiB limit, and a multiple of every cluster size.</summary>
+    public const long DefaultChunkSize = 1L << 30;
 
-    /// <summary>Under 4 GiB per call, and a multiple of every cluster size.</summary>
-    private const long ChunkSize = 1L << 30;
+    private readonly IKernel32 _kernel;
+    private readonly long _chunkSize;
 
-    private readonly ConcurrentDictionary<string, (bool Supported, long ClusterSize)> _volumes = new(StringComparer.OrdinalIgnoreCase);
+    /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
+    public WindowsBlockCloneFilesystem(IKernel32 kernel, long chunkSize = DefaultChunkSize)
+    {
+        _kernel = kernel;
+        _chunkSize = chunkSize;
+        Volumes = new WindowsVolumes(kernel);
+    }
+
+    public WindowsVolumes Volumes { get; }
 
     public int MaxClonesPerFile => 8175;
 
     public bool CopyOnWriteLinkSupportedBetweenPaths(string source, string destination)
     {
-        string sourceRoot = VolumeRoot(source);
-        string destinationRoot = VolumeRoot(destination);
-        if (!string.Equals(sourceRoot, destinationRoot, StringComparison.OrdinalIgnoreCase) || sourceRoot.StartsWith(@"\\", StringComparison.Ordinal))
-        {
-            return false; // different volumes, or UNC / \\?\ paths, which this path does not resolve
-        }
-
-        return Volume(sourceRoot).Supported;
+        string key = Volumes.KeyOf(source);
+        return string.Equals(key, Volumes.KeyOf(destination), StringComparison.OrdinalIgnoreCase) && Volumes.CapabilityOf(key).CanBlockClone;
     }
 
-    public void CloneFile(string source, string destination)
+    public void CloneFile(string source, string destination, CancellationToken cancellation)
     {
-        long clusterSize = Volume(VolumeRoot(source)).ClusterSize;
-        var sourceAttributes = File.GetAttributes(source);
-        using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.Read | FileShare.Delete, bufferSize: 1);
-        using var to = new FileStream(destination, FileMode.Create, FileAccess.Write, FileShare.Delete, bufferSize: 1);
-        if ((sourceAttributes & FileAttributes.SparseFile) != 0)
+        VolumeCapability volume = Volumes.CapabilityOf(Volumes.KeyOf(destination));
+        if (!volume.CanBlockClone)
         {
-            Check(DeviceIoControl(to.SafeFileHandle, FsctlSetSparse, IntPtr.Zero, 0, IntPtr.Zero, 0, out _, IntPtr.Zero), destination);
+            throw Failure(Win32.ErrorNotSupported, destination);
         }
 
-        long length = from.Length;
-        to.SetLength(length); // the end of file must be set before the extents are duplicated
-        long rounded = (length + clusterSize - 1) / clusterSize * clusterSize;
-        for (long offset = 0; offset < rounded; offset += ChunkSize)
+        using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
+        Check(_kernel.GetFileInformation(from, out Win32FileInformation sourceInfo), source);
+        SafeFileHandle to = Open(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal);
+        bool complete = false;
+        try
         {
-            var data = new DuplicateExtentsData
+            Check(_kernel.SetSparse(to, true), destination);
+            CopyIntegritySetting(from, to, destination);
+            Check(_kernel.SetEndOfFile(to, sourceInfo.Length), destination);
+            CloneRanges(from, to, sourceInfo.Length, volume.ClusterSize, destination, cancellation);
+            if ((sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0)
             {
-                FileHandle = from.SafeFileHandle.DangerousGetHandle(),
-                SourceFileOffset = offset,
-                TargetFileOffset = offset,
-                ByteCount = Math.Min(ChunkSize, rounded - offset),
-            };
-            Check(DeviceIoControl(to.SafeFileHandle, FsctlDuplicateExtentsToFile, ref data, Marshal.SizeOf<DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero), destination);
+                Check(_kernel.SetSparse(to, false), destination);
+            }
+
+            complete = true;
+        }
+        finally
+        {
+            to.Dispose();
+            if (!complete)
+            {
+                // We created it (CreateNew): a zero-filled, full-length file must not look like a copy.
+                _kernel.DeleteFile(destination);
+            }
         }
     }
 
-    private (bool Supported, long ClusterSize) Volume(string root) => _volumes.GetOrAdd(root, r =>
+    /// <summary>The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.</summary>
+    private void CloneRanges(SafeFileHandle from, SafeFileHandle to, long length, long clusterSize, string destination, CancellationToken cancellation)
     {
-        if (!GetVolumeInformation(r, null, 0, out _, out _, out uint flags, null, 0))
+        clusterSize = Math.Max(clusterSize, 1); // a volume that reported no geometry: the FSCTL will judge the alignment
+        long rounded = (length + clusterSize - 1) / clusterSize * clusterSize;
+        long chunk = Math.Max(clusterSize, _chunkSize / clusterSize * clusterSize);
+        for (long offset = 0; offset < rounded; offset += chunk)
         {
-            throw new IOException($"Cannot query volume {r}: {new Win32Exception(Marshal.GetLastWin32Error()).Message}");
+            cancellation.ThrowIfCancellationRequested();
+            Check(_kernel.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset)), destination);
         }
-
-        if (!GetDiskFreeSpace(r, out uint sectorsPerCluster, out uint bytesPerSector, out _, out _))
-        {
-            throw new IOException($"Cannot read the cluster size of {r}: {new Win32Exception(Marshal.GetLastWin32Error()).Message}");
-        }
-
-        return ((flags & FileSupportsBlockRefcounting) != 0, (long)sectorsPerCluster * bytesPerSector);
-    });
-
-    private static string VolumeRoot(string path) => Path.GetPathRoot(Path.GetFullPath(path)) ?? throw new ArgumentException($"No volume root in {path}");
-
-    private static void Check(bool succeeded, string destination)
-    {
-        if (succeeded)
-        {
-            return;
-        }
-
-        int error = Marshal.GetLastWin32Error();
-        string message = $"{new Win32Exception(error).Message} : '{destination}'";
-        if (error == ErrorBlockTooManyReferences)
-        {
-            throw new MaxCloneFileLinksExceededException(message);
-        }
-
-        throw new IOException(message, unchecked((int)0x80070000) | error);
     }
 
-    [StructLayout(LayoutKind.Sequential)]
-    private struct DuplicateExtentsData
+    /// <summary>
+    /// Gives the empty destination the source's integrity-stream setting. A volume without integrity
+    /// streams (not ReFS) answers the query with an error: then there is nothing to match.
+    /// </summary>
+    private void CopyIntegritySetting(SafeFileHandle from, SafeFileHandle to, string destination)
     {
-        public IntPtr FileHandle;
-        public long SourceFileOffset;
-        public long TargetFileOffset;
-        public long ByteCount;
+        if (_kernel.GetIntegrityInformation(from, out IntegrityInformation integrity) == 0)
+        {
+            Check(_kernel.SetIntegrityInformation(to, integrity), destination);
+        }
     }
 
-    [DllImport("kernel32.dll", EntryPoint = "GetVolumeInformationW", CharSet = CharSet.Unicode, SetLastError = true)]
-    private static extern bool GetVolumeInformation(string rootPathName, char[]? volumeNameBuffer, int volumeNameSize, out uint serialNumber, out uint maximumComponentLength, out uint fileSystemFlags, char[]? fileSystemNameBuffer, int fileSystemNameSize);
+    private SafeFileHandle Open(string path, uint access, uint share, uint disposition, uint flags)
+    {
+        Check(_kernel.CreateFile(path, access, share, disposition, flags, out SafeFileHandle handle), path);
+        return handle;
+    }
 
-    [DllImport("kernel32.dll", EntryPoint = "GetDiskFreeSpaceW", CharSet = CharSet.Unicode, SetLastError = true)]
-    private static extern bool GetDiskFreeSpace(string rootPathName, out uint sectorsPerCluster, out uint bytesPerSector, out uint numberOfFreeClusters, out uint totalNumberOfClusters);
+    private static void Check(int error, string path)
+    {
+        if (error != 0)
+        {
+            throw Failure(error, path);
+        }
+    }
 
-    [DllImport("kernel32.dll", SetLastError = true)]
-    private static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref DuplicateExtentsData inBuffer, int inBufferSize, IntPtr outBuffer, int outBufferSize, out int bytesReturned, IntPtr overlapped);
-
-    [DllImport("kernel32.dll", SetLastError = true)]
-    private static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, IntPtr inBuffer, int inBufferSize, IntPtr outBuffer, int outBufferSize, out int bytesReturned, IntPtr overlapped);
+    /// <summary>An IOException as .NET words one ("message : 'path'"), with the Win32 error in its HRESULT.</summary>
+    private static IOException Failure(int error, string path)
+    {
+        string message = $"{Win32.Describe(error)} : '{path}'";
+        return error == Win32.ErrorBlockTooManyReferences
+            ? new MaxCloneFileLinksExceededException(message)
+            : new IOException(message, Win32.HResultOf(error));
+    }
 }

@@ -1,41 +1,67 @@
-using System.ComponentModel;
-using System.Runtime.InteropServices;
-
 namespace CloneCopy.Platform.Windows;
 
-/// <summary>Hard and symbolic links through kernel32, for the .NET Framework build on Windows.</summary>
+/// <summary>Hard and symbolic links through kernel32 (the .NET Framework build), and where a link leads.</summary>
 internal static class WindowsLinks
 {
-    private const int SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
+    /// <summary>The first build that accepts SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE; older ones reject it with ERROR_INVALID_PARAMETER.</summary>
+    public const int FirstBuildAllowingUnprivilegedSymbolicLinks = 14972;
 
-    public static bool TryCreateHardLink(string existingPath, string newPath, out string error)
+    /// <summary>
+    /// The flags CreateSymbolicLinkW gets on this build: the unprivileged-create flag (developer mode) only
+    /// where Windows knows it (Windows 10 build 14972 on; not Server 2016), as MSBuild and .NET do.
+    /// </summary>
+    public static uint SymbolicLinkFlags(int osBuild) =>
+        osBuild >= FirstBuildAllowingUnprivilegedSymbolicLinks ? Win32.SymbolicLinkFlagAllowUnprivilegedCreate : 0;
+
+    public static bool TryCreateHardLink(string existingPath, string newPath, out string error) =>
+        TryCreateHardLink(Kernel32Calls.Instance, existingPath, newPath, out error);
+
+    public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
+        TryCreateSymbolicLink(Kernel32Calls.Instance, WindowsOsBuild.Current, existingPath, newPath, out error);
+
+    public static bool TryCreateHardLink(IKernel32 kernel, string existingPath, string newPath, out string error) =>
+        Succeeded(kernel.CreateHardLink(newPath, existingPath), out error);
+
+    public static bool TryCreateSymbolicLink(IKernel32 kernel, int osBuild, string existingPath, string newPath, out string error) =>
+        Succeeded(kernel.CreateSymbolicLink(newPath, existingPath, SymbolicLinkFlags(osBuild)), out error);
+
+    /// <summary>
+    /// The final path of the file <paramref name="path"/> leads to (through every link), in DOS form
+    /// (C:\dir\file, \\server\share\file), or false when it cannot be opened.
+    /// </summary>
+    public static bool TryGetFinalPath(IKernel32 kernel, string path, out string finalPath)
     {
-        if (CreateHardLink(newPath, existingPath, System.IntPtr.Zero))
+        finalPath = string.Empty;
+        if (kernel.CreateFile(path, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileFlagBackupSemantics, out var handle) != 0)
         {
-            error = string.Empty;
-            return true;
+            return false;
         }
 
-        error = new Win32Exception(Marshal.GetLastWin32Error()).Message;
-        return false;
-    }
-
-    public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error)
-    {
-        if (CreateSymbolicLink(newPath, existingPath, SymbolicLinkFlagAllowUnprivilegedCreate))
+        using (handle)
         {
-            error = string.Empty;
+            if (kernel.GetFinalPathName(handle, out string raw) != 0)
+            {
+                return false;
+            }
+
+            finalPath = WithoutLongPathPrefix(raw);
             return true;
         }
-
-        error = new Win32Exception(Marshal.GetLastWin32Error()).Message;
-        return false;
     }
 
-    [DllImport("kernel32.dll", EntryPoint = "CreateHardLinkW", CharSet = CharSet.Unicode, SetLastError = true)]
-    private static extern bool CreateHardLink(string newFileName, string existingFileName, System.IntPtr securityAttributes);
+    private static string WithoutLongPathPrefix(string path)
+    {
+        if (path.StartsWith(@"\\?\UNC\", System.StringComparison.OrdinalIgnoreCase))
+        {
+            return @"\\" + path.Substring(8);
+        }
 
-    [DllImport("kernel32.dll", EntryPoint = "CreateSymbolicLinkW", CharSet = CharSet.Unicode, SetLastError = true)]
-    [return: MarshalAs(UnmanagedType.I1)]
-    private static extern bool CreateSymbolicLink(string symlinkFileName, string targetFileName, int flags);
+        return path.StartsWith(@"\\?\", System.StringComparison.Ordinal) && path.Length > 6 && path[5] == ':' ? path.Substring(4) : path;
+    }
+
+    private static bool Succeeded(int errorCode, out string error)
+    {
+        error = errorCode == 0 ? string.Empty : Win32.Describe(errorCode);
+        return errorCode == 0;
+    }
 }

@@ -23,7 +23,7 @@ public static class TaskRunner
         return (task, succeeded, engine);
     }
 
-    /// <summary>The summary line CloneCopy logs at normal importance.</summary>
+    /// <summary>The summary line CloneCopy logs at high importance (a test engine has no project builds to summarise).</summary>
     public static string Summary(TestBuildEngine engine) =>
-        engine.Messages.Single(m => m.Message!.StartsWith("CloneCopy: ", System.StringComparison.Ordinal) && m.Importance == MessageImportance.Normal).Message!;
+        engine.Messages.Single(m => System.Text.RegularExpressions.Regex.IsMatch(m.Message!, @"^CloneCopy: \d+ files? cloned") && m.Importance == MessageImportance.High).Message!;
 }

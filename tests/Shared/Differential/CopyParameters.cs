@@ -93,7 +93,9 @@ public sealed record CopyRunResult(
     string DestinationFiles,
     string CopiedFiles,
     string ErrorCodes,
-    string WarningCodes)
+    string WarningCodes,
+    string Events,
+    string DirectoryCreations)
 {
     private static readonly HashSet<string> WellKnownMetadata = new(StringComparer.OrdinalIgnoreCase)
     {
@@ -102,7 +104,8 @@ public sealed record CopyRunResult(
         "DefiningProjectName", "DefiningProjectExtension",
     };
 
-    public static CopyRunResult From(ITask task, bool succeeded, Infrastructure.TestBuildEngine engine)
+    /// <param name="root">The scenario's tree, written as "&lt;root&gt;" in event texts so two trees compare.</param>
+    public static CopyRunResult From(ITask task, bool succeeded, Infrastructure.TestBuildEngine engine, string root)
     {
         var type = task.GetType();
         return new CopyRunResult(
@@ -111,8 +114,23 @@ public sealed record CopyRunResult(
             DescribeItems((ITaskItem[]?)type.GetProperty("DestinationFiles")!.GetValue(task)),
             DescribeItems((ITaskItem[]?)type.GetProperty("CopiedFiles")!.GetValue(task)),
             string.Join(",", engine.Errors.Select(e => e.Code ?? "(none)").Order()),
-            string.Join(",", engine.Warnings.Select(w => w.Code ?? "(none)").Order()));
+            string.Join(",", engine.Warnings.Select(w => w.Code ?? "(none)").Order()),
+            string.Join(Environment.NewLine, AllEvents(engine, root).Where(e => !IsDirectoryCreation(e)).Order(StringComparer.Ordinal)),
+            string.Join(Environment.NewLine, AllEvents(engine, root).Where(IsDirectoryCreation).Distinct().Order(StringComparer.Ordinal)));
     }
+
+    private static IEnumerable<string> AllEvents(Infrastructure.TestBuildEngine engine, string root) =>
+        engine.MSBuildComparableEvents().Select(e => Infrastructure.EventText.Verbatim(e, root));
+
+    /// <summary>
+    /// "Creating directory" is compared apart (see <see cref="DifferentialRunner"/>): MSBuild's Copy threads
+    /// race to create a new folder, so which folders it names, and how often, changes from run to run.
+    /// </summary>
+    public static bool IsDirectoryCreation(string verbatimEvent) => verbatimEvent.Contains("|" + CreatesDirectoryText, StringComparison.Ordinal);
+
+    /// <summary>"Creating directory \"" in the UI culture's language, from MSBuild's own resources.</summary>
+    private static string CreatesDirectoryText { get; } = new System.Resources.ResourceManager("Microsoft.Build.Tasks.Core.Strings", typeof(Microsoft.Build.Tasks.Copy).Assembly)
+        .GetString("Copy.CreatesDirectory")!.Split("{0}")[0];
 
     /// <summary>Item specs in order with their custom metadata, or "null" for an output never set.</summary>
     private static string DescribeItems(ITaskItem[]? items) => items is null

@@ -7,7 +7,10 @@ using Microsoft.Build.Framework;
 
 namespace CloneCopy.Tests.Infrastructure;
 
-/// <summary>Records what a task logs. Thread-safe: both Copy tasks log from their worker threads.</summary>
+/// <summary>
+/// Records what a task logs. Thread-safe: both Copy tasks log from their worker threads. The task node's
+/// position is not zero, so an event that takes its location from the task node shows it.
+/// </summary>
 public sealed class TestBuildEngine : IBuildEngine
 {
     private readonly ConcurrentQueue<BuildEventArgs> _events = new();
@@ -18,13 +21,23 @@ public sealed class TestBuildEngine : IBuildEngine
 
     public IReadOnlyList<BuildMessageEventArgs> Messages => _events.OfType<BuildMessageEventArgs>().ToList();
 
+    public IReadOnlyList<BuildEventArgs> Events => _events.ToList();
+
     public bool ContinueOnError => false;
 
-    public int LineNumberOfTaskNode => 0;
+    public int LineNumberOfTaskNode => 12;
 
-    public int ColumnNumberOfTaskNode => 0;
+    public int ColumnNumberOfTaskNode => 5;
 
     public string ProjectFileOfTaskNode => "test.proj";
+
+    /// <summary>
+    /// The events to hold against MSBuild's own Copy: all of them except CloneCopy's additions (the
+    /// per-file "CloneCopy: cloned ..." detail and its summary line), which MSBuild's Copy has no
+    /// counterpart for. Each such addition starts with "CloneCopy:".
+    /// </summary>
+    public IEnumerable<BuildEventArgs> MSBuildComparableEvents() =>
+        _events.Where(e => !(e is BuildMessageEventArgs && (e.Message ?? string.Empty).StartsWith("CloneCopy:", StringComparison.Ordinal)));
 
     public bool BuildProjectFile(string projectFileName, string[] targetNames, IDictionary globalProperties, IDictionary targetOutputs) =>
         throw new NotSupportedException();

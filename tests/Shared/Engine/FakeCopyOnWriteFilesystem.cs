@@ -2,6 +2,7 @@ using System;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.IO;
+using System.Threading;
 using CloneCopy.Platform.Windows;
 
 namespace CloneCopy.Tests.Engine;
@@ -37,7 +38,7 @@ internal sealed class FakeCopyOnWriteFilesystem : ICopyOnWriteFilesystem
         return Supported;
     }
 
-    public void CloneFile(string source, string destination)
+    public void CloneFile(string source, string destination, CancellationToken cancellation)
     {
         if (CloneFailure?.Invoke(source) is Exception failure)
         {

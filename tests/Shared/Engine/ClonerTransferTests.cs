@@ -7,6 +7,7 @@ using CloneCopy.Platform.Windows;
 using CloneCopy.Tests.Infrastructure;
 using Microsoft.Build.Framework;
 using Microsoft.Build.Utilities;
+using CloneCopy.Tests.Windows;
 using Xunit;
 
 namespace CloneCopy.Tests.Engine;
@@ -67,6 +68,72 @@ public sealed class ClonerTransferTests : IDisposable
         Assert.Equal(NotClonedReason.CloningDisabled, result.Reason);
         Assert.True(diagnostics.TryTake(out EngineDiagnostic diagnostic));
         Assert.Equal(EngineDiagnosticKind.VolumeProbeFailed, diagnostic.Kind);
+    }
+
+    [Fact]
+    public void A_volume_probe_that_throws_an_IOException_means_a_copy_one_diagnostic_and_a_remembered_verdict()
+    {
+        // A network drive, a locked or vanished volume: GetVolumeInformationW fails and the probe says so with an IOException.
+        var filesystem = new FakeCopyOnWriteFilesystem { ProbeFailure = new IOException("Cannot query volume Z:\\: The device is not ready.") };
+        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+
+        for (int i = 0; i < 3; i++)
+        {
+            string source = TestFiles.Write(Path.Combine(_directory, $"s{i}"), 100, i);
+            TransferResult result = transfer.Transfer(source, Path.Combine(_directory, $"d{i}"), CancellationToken.None);
+            Assert.Equal(NotClonedReason.CloningDisabled, result.Reason);
+            Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path.Combine(_directory, $"d{i}")));
+        }
+
+        Assert.Equal(1, filesystem.Probes);
+        Assert.True(diagnostics.TryTake(out EngineDiagnostic diagnostic));
+        Assert.Equal(EngineDiagnosticKind.VolumeProbeFailed, diagnostic.Kind);
+        Assert.Contains("not ready", diagnostic.Detail);
+        Assert.False(diagnostics.TryTake(out _));
+    }
+
+    [Fact]
+    public void Through_the_task_a_volume_probe_IOException_is_one_CLC002_message_and_the_build_succeeds_without_retries()
+    {
+        var filesystem = new FakeCopyOnWriteFilesystem { ProbeFailure = new IOException("Cannot query volume Z:\\: The network path was not found.") };
+        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var engine = new TestBuildEngine();
+        var task = new CloneCopy.Copy
+        {
+            BuildEngine = engine,
+            SourceFiles = [new TaskItem(TestFiles.Write(Path.Combine(_directory, "a.dll"), 100)), new TaskItem(TestFiles.Write(Path.Combine(_directory, "b.dll"), 100, 2))],
+            DestinationFolder = new TaskItem(Path.Combine(_directory, "out")),
+            RetryDelayMilliseconds = 1,
+            Transfer = transfer,
+            Diagnostics = diagnostics,
+        };
+
+        Assert.True(task.Execute(), engine.Describe());
+        Assert.Single(engine.Messages, m => m.Code == "CLC002");
+        Assert.Empty(engine.Warnings); // no MSB3026 retry
+        Assert.Empty(engine.Errors);
+    }
+
+    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Trait("Needs", "SymbolicLinks")]
+    public void A_symbolic_link_source_is_cloned_from_the_file_it_leads_to_whose_volume_decides()
+    {
+        string volumeA = Directory.CreateDirectory(Path.Combine(_directory, "volA")).FullName;
+        string volumeB = Directory.CreateDirectory(Path.Combine(_directory, "volB")).FullName;
+        string target = TestFiles.Write(Path.Combine(volumeB, "pkg.dll"), 4096);
+        string link = Path.Combine(volumeA, "pkg.dll");
+        File.CreateSymbolicLink(link, target);
+        var filesystem = new FakeCopyOnWriteFilesystem();
+        var cloner = new CopyOnWriteFilesystemCloner(filesystem, p => p.StartsWith(volumeA, StringComparison.Ordinal) ? "A" : "B", leaveCloningToCopyFile: false);
+        var transfer = new ClonerTransfer(() => cloner, new EngineDiagnostics());
+        string destination = Path.Combine(volumeB, "out.dll");
+
+        TransferResult result = transfer.Transfer(link, destination, CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(4096, result.Bytes);
+        Assert.Equal(target, Assert.Single(filesystem.Clones).Source);
+        Assert.Equal(File.GetLastWriteTimeUtc(target), File.GetLastWriteTimeUtc(destination));
     }
 
     [Fact]

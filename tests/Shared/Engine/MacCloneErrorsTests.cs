@@ -10,7 +10,7 @@ public sealed class MacCloneErrorsTests
     [Theory]
     [InlineData(MacCloneErrors.ENOTSUP, CloneAttemptKind.ImpossibleHere, NotClonedReason.FilesystemCannotClone)]
     [InlineData(MacCloneErrors.EXDEV, CloneAttemptKind.ImpossibleHere, NotClonedReason.DifferentVolumes)]
-    [InlineData(MacCloneErrors.EEXIST, CloneAttemptKind.NotNow, NotClonedReason.RefusedForThisFile)]
+    [InlineData(MacCloneErrors.EEXIST, CloneAttemptKind.NotNow, NotClonedReason.DestinationKept)]
     [InlineData(MacCloneErrors.EINVAL, CloneAttemptKind.NotNow, NotClonedReason.RefusedForThisFile)]
     public void Errors_that_mean_copy_instead_are_classified(int errno, object kind, object reason)
     {
@@ -25,10 +25,4 @@ public sealed class MacCloneErrorsTests
     [InlineData(MacCloneErrors.EDQUOT)]
     [InlineData(MacCloneErrors.EIO)]
     public void Real_errors_are_not_hidden_behind_a_fallback(int errno) => Assert.Null(MacCloneErrors.Classify(errno, "x"));
-
-    [Theory]
-    [InlineData("/Users/me/repo/bin/a.dll", "/")]
-    [InlineData("/Volumes/DevDisk/repo/a.dll", "/Volumes/DevDisk")]
-    [InlineData("/Volumes/DevDisk", "/Volumes/DevDisk")]
-    public void Volume_keys_separate_mounted_volumes(string path, string key) => Assert.Equal(key, MacCloneErrors.VolumeKey(path));
 }

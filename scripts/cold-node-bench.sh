@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The Copy task's cost where real builds pay it: in fresh MSBuild nodes. Each run is a new
+# `dotnet msbuild -nodeReuse:false -clp:PerformanceSummary` process; the Copy task's total comes from
+# MSBuild's own performance summary. CloneCopy and MSBuild's Copy (DisableCloneCopy=true) alternate,
+# RUNS times each; the tables give medians, min-max, and the goal beside each number.
+#
+#   bash scripts/cold-node-bench.sh DIR...      # one or more directories, each on the filesystem to measure
+#   RUNS=9 bash scripts/cold-node-bench.sh /mnt/xfs /mnt/ext4
+#
+# Shapes: the first Copy in a node (one call, 3 files); 20 calls of 3 files; one call of 2,000 files
+# shaped like bin/ folders; and the sample repository (samples/Repository) built whole.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+RUNS=${RUNS:-7}
+feed="$repo/artifacts/packages"
+dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly >/dev/null
+export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.1f", a[(NR+1)/2]; else printf "%.1f", (a[NR/2]+a[NR/2+1])/2}'; }
+range() { tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {printf "%s–%s", lo, hi}'; }
+# copy_ms LOG: the Copy task's total, in ms, from MSBuild's task performance summary.
+copy_ms() { awk '/Task Performance Summary/ {p = 1} p && $3 == "Copy" {print $1; exit}' "$1"; }
+
+# setup DIR: the SDK unpacked beside the shapes (imported by path: no restore in the measured process).
+setup() {
+  local dir=$1
+  rm -rf "$dir/cold" && mkdir -p "$dir/cold/sdk" "$dir/cold/src" "$dir/cold/bin"
+  (cd "$dir/cold/sdk" && unzip -q "$feed/CloneCopy.1.0.0.nupkg")
+  for i in 1 2 3; do head -c 20000 /dev/urandom >"$dir/cold/src/f$i.dll"; done
+  # 2,000 files shaped like bin/ folders: mostly small, some large (sizes from a fixed seed).
+  awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) { r = rand(); s = r < 0.6 ? int(1024 + rand() * 30000) : r < 0.95 ? int(30000 + rand() * 300000) : int(300000 + rand() * 4000000); print i, s } }' |
+    while read -r i s; do head -c "$s" /dev/zero | tr '\0' 'x' >"$dir/cold/bin/a$i.dll"; done
+  sync
+  local props="<Import Project=\"$dir/cold/sdk/Sdk/Sdk.props\" />" targets="<Import Project=\"$dir/cold/sdk/Sdk/Sdk.targets\" />"
+  cat >"$dir/cold/one.proj" <<XML
+<Project>$props
+  <Target Name="Build"><Copy SourceFiles="src/f1.dll;src/f2.dll;src/f3.dll" DestinationFolder="out" /></Target>
+$targets</Project>
+XML
+  { echo "<Project>$props"; local deps=""
+    for i in $(seq 1 20); do echo "  <Target Name=\"T$i\"><Copy SourceFiles=\"src/f1.dll;src/f2.dll;src/f3.dll\" DestinationFolder=\"out/$i\" /></Target>"; deps+="T$i;"; done
+    echo "  <Target Name=\"Build\" DependsOnTargets=\"$deps\" />"; echo "$targets</Project>"; } >"$dir/cold/twenty.proj"
+  cat >"$dir/cold/bin2000.proj" <<XML
+<Project>$props
+  <ItemGroup><Binaries Include="bin/*.dll" /></ItemGroup>
+  <Target Name="Build"><Copy SourceFiles="@(Binaries)" DestinationFolder="out" /></Target>
+$targets</Project>
+XML
+  rm -rf "$dir/cold/sample" && cp -r samples/Repository "$dir/cold/sample"
+  sed -i "s|../../artifacts/packages|$feed|" "$dir/cold/sample/NuGet.config"
+  (cd "$dir/cold/sample" && NUGET_PACKAGES="$dir/cold/nuget" dotnet restore Sample.slnx -v:q >/dev/null)
+}
+
+# measure DIR SHAPE: RUNS alternating pairs; prints "clonecopy_medians builtin_medians"
+declare -A samples
+measure() {
+  local dir=$1 shape=$2 run mode order flag log
+  for ((run = 0; run < RUNS; run++)); do
+    if ((run % 2 == 0)); then order="clonecopy builtin"; else order="builtin clonecopy"; fi
+    for mode in $order; do
+      flag=""; [[ $mode == builtin ]] && flag="-p:DisableCloneCopy=true"
+      log="$dir/cold/$shape.$mode.log"
+      if [[ $shape == sample ]]; then
+        (cd "$dir/cold/sample" && find src -mindepth 2 -maxdepth 3 \( -path '*/bin' -o -path '*/obj/Debug' \) -prune -exec rm -rf {} + && \
+          NUGET_PACKAGES="$dir/cold/nuget" dotnet build Sample.slnx --no-restore -nodeReuse:false -clp:PerformanceSummary -nologo -tl:off $flag >"$log" 2>&1)
+      else
+        rm -rf "$dir/cold/out"; sync
+        (cd "$dir/cold" && dotnet msbuild "$shape.proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+      fi
+      samples[$shape.$mode]+="$(copy_ms "$log") "
+    done
+  done
+}
+
+echo "## Cold MSBuild nodes: the Copy task's total per build (ms), medians of $RUNS alternating runs"
+echo
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
+echo
+echo "| filesystem | shape | CloneCopy | MSBuild's Copy | CloneCopy vs MSBuild | goal | |"
+echo "|---|---|---:|---:|---:|---|---|"
+for dir in "$@"; do
+  fsname=$(stat -f -c %T "$dir")
+  setup "$dir"
+  for shape in one twenty bin2000 sample; do
+    samples[$shape.clonecopy]=""; samples[$shape.builtin]=""
+    measure "$dir" "$shape"
+    cc=$(echo "${samples[$shape.clonecopy]}" | median); bi=$(echo "${samples[$shape.builtin]}" | median)
+    case $shape in
+      one) label="first Copy in a node (1 call, 3 files)"; verdict=$(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%+.1f ms", a - b}'); goal="≤ +5 ms"; met=$(awk -v a="$cc" -v b="$bi" 'BEGIN {print (a - b <= 5) ? "met" : "missed"}') ;;
+      twenty) label="20 calls of 3 files"; verdict=$(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.2f×", a / b}'); goal="≤ 1.0×"; met=$(awk -v a="$cc" -v b="$bi" 'BEGIN {print (a / b <= 1.0) ? "met" : "missed"}') ;;
+      bin2000) label="1 call, 2,000 bin-shaped files"; verdict=$(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.2f×", a / b}'); goal="≤ 0.8×"; met=$(awk -v a="$cc" -v b="$bi" 'BEGIN {print (a / b <= 0.8) ? "met" : "missed"}') ;;
+      sample) label="samples/Repository built (3 projects)"; verdict=$(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.2f×", a / b}'); goal="(reported)"; met="" ;;
+    esac
+    echo "| $fsname | $label | $cc ($(echo "${samples[$shape.clonecopy]}" | range)) | $bi ($(echo "${samples[$shape.builtin]}" | range)) | $verdict | $goal | $met |"
+  done
+done

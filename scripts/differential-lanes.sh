@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The differential suite (CloneCopy against MSBuild's own Copy) in the lanes the main test run cannot be:
+#   unprivileged  as uid 65534 on loop-mounted ext4 and reflink XFS that user owns (root writes through
+#                 read-only bits, which hides MSBuild's read-only rules);
+#   waves         in a process started with MSBUILDDISABLEFEATURESFROMVERSION=18.7 (MSBuild reads change waves
+#                 once per process) and a German UI culture, as uid 65534, where "access denied" happens
+#                 and the retry rule that wave changes is exercised;
+#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534.
+# Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry]...   (all when none is named)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+lanes=("$@")
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry)
+if [[ $(id -u) -ne 0 ]]; then
+  echo "differential-lanes: needs root to mount the test filesystems" >&2
+  exit 1
+fi
+
+source scripts/lib/xunit-summary.sh
+tests=tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll
+[[ -f "$tests" ]] || dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly >/dev/null
+
+scratch=$(mktemp -d /tmp/clonecopy-lanes.XXXXXX)
+mounts=()
+cleanup() {
+  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# mount <name> <size> <mkfs command...>: a fresh filesystem owned by uid 65534.
+mount_fs() {
+  local name=$1 size=$2; shift 2
+  truncate -s "$size" "$scratch/$name.img"
+  "$@" "$scratch/$name.img" >/dev/null
+  mkdir -p "$scratch/$name"
+  mount -o loop "$scratch/$name.img" "$scratch/$name"
+  mounts+=("$scratch/$name")
+  chown 65534:65534 "$scratch/$name"
+}
+mount_fs ext4 2G mkfs.ext4 -q -F
+mount_fs xfs 2G mkfs.xfs -q -f -m reflink=1
+mkdir -p "$scratch/home" && chown 65534:65534 "$scratch/home" && chmod 755 "$scratch"
+
+# run <label> <environment...>: the differential classes in a new process; prints the lane's line.
+run() {
+  local label=$1; shift
+  local log="$scratch/$label.log" status
+  set +e
+  "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
+  status=$?
+  set -e
+  if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
+  xunit_line "$label" "$log" || { cat "$log" >&2; return 1; }
+  return "$status"
+}
+
+common=(HOME="$scratch/home" DOTNET_CLI_HOME="$scratch/home" DOTNET_NOLOGO=1 PATH="$PATH" CI="${CI:-}"
+  CLONECOPY_TEST_EXT4="$scratch/ext4" CLONECOPY_TEST_XFS="$scratch/xfs" CLONECOPY_TEST_XFS2="$scratch/xfs" CLONECOPY_TEST_BTRFS="$scratch/xfs")
+status=0
+for lane in "${lanes[@]}"; do
+  case "$lane" in
+    unprivileged)
+      run "differential as uid 65534" setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
+    waves)
+      run "differential with change waves from 18.7 off, UI culture de, as uid 65534" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+        MSBUILDDISABLEFEATURESFROMVERSION=18.7 DOTNET_CLI_UI_LANGUAGE=de || status=1 ;;
+    always-retry)
+      run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as uid 65534" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+        MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
+    *) echo "unknown lane $lane" >&2; exit 2 ;;
+  esac
+done
+exit "$status"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The Windows lane: CloneCopy's tests that are not about Linux filesystems (the differential suite
+# against MSBuild's own Copy, the Windows clone path, the engine's decisions), built for win-x64 and run
+# under Wine. As root it runs them as an unprivileged user (uid 65534): root writes through read-only
+# attributes under Wine as it does on Linux, which would hide the read-only rules.
+# Prints one line: "wine (win-x64): N passed, N failed, N skipped". Arguments go to the xunit runner.
+# Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
+# reports success and makes nothing. They run on Linux, and on Windows itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v wine >/dev/null 2>&1; then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "wine-lane: wine is not installed; run as root (or apt-get install wine64)" >&2
+    exit 1
+  fi
+  echo "wine-lane: installing wine64"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq wine64 >/dev/null
+fi
+
+out=artifacts/wine/tests
+dotnet publish tests/CloneCopy.Tests.Windows -c Release -o "$out" -nologo -clp:ErrorsOnly >/dev/null
+# Wine maps a DLL only if the user may execute it (SEC_IMAGE asks for execute access).
+chmod -R a+rX "$out" && find "$out" -name '*.dll' -exec chmod a+x {} +
+
+home=$(mktemp -d /tmp/clonecopy-wine.XXXXXX)
+run_as=()
+if [[ $(id -u) -eq 0 ]]; then
+  chown 65534:65534 "$home"
+  run_as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+trap 'rm -rf "$home"' EXIT
+
+log="$home/log"
+set +e
+# A clean environment: Wine makes its own prefix in the temporary home; no Gecko (mscoree must stay: Wine
+# maps IL-only images through it); no W^X double mapping, whose code-heap release crashes the CLR under
+# Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
+"${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
+  PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
+  timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" "$@" 2>&1 | tee /dev/stderr > "$log.out"
+status=${PIPESTATUS[0]}
+set -e
+
+source scripts/lib/xunit-summary.sh
+xunit_line "wine (win-x64)" "$log.out" || exit 1
+exit "$status"

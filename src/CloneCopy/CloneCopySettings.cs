@@ -1,0 +1,25 @@
+using System;
+
+namespace CloneCopy;
+
+/// <summary>
+/// Hands the project's CloneCopy properties to the Copy tasks of this project build (Copy is called by
+/// MSBuild's own targets, with MSBuild's parameters only). Runs first in each project build (Sdk.targets'
+/// InitialTargets), and only when a setting is on.
+/// </summary>
+public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
+{
+    /// <summary>$(CloneCopyClonesInsteadOfLinks): "true" to clone where MSBuild's targets ask for links and the pair can clone.</summary>
+    public string? ClonesInsteadOfLinks { get; set; }
+
+    public override bool Execute()
+    {
+        if (ProjectContext.Identify(BuildEngine, "CloneCopy: settings for this project build") is int id
+            && BuildStatistics.ForProject(BuildEngine, id) is BuildStatistics.ProjectBuild build)
+        {
+            build.ClonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);
+        }
+
+        return true;
+    }
+}

@@ -1,0 +1,23 @@
+using Microsoft.Build.Framework;
+
+namespace CloneCopy;
+
+/// <summary>
+/// Marks, in Sdk.targets, that a stage with a summary of its own begins in this project build (Publish,
+/// Pack): its copies are then counted for that summary instead of each reporting itself after Build's.
+/// </summary>
+public sealed class CloneCopyStage : Microsoft.Build.Utilities.Task
+{
+    [Required]
+    public string Stage { get; set; } = string.Empty;
+
+    public override bool Execute()
+    {
+        if (ProjectContext.Identify(BuildEngine, $"CloneCopy: {Stage} begins") is int id)
+        {
+            BuildStatistics.ForProject(BuildEngine, id)?.BeginStage(Stage);
+        }
+
+        return true;
+    }
+}

@@ -1,0 +1,72 @@
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>
+/// Every kernel32 call the Windows engine makes, one method each, so that tests can script the kernel's
+/// answers while the logic that uses them runs for real. <see cref="Kernel32Calls"/> is the only real
+/// implementation (P/Invoke). Each method returns 0 on success or the Win32 error code (GetLastError):
+/// turning codes into exceptions, retries and verdicts is the callers' job.
+/// </summary>
+internal interface IKernel32
+{
+    /// <summary>GetVolumePathNameW: the mount point (drive root, mounted folder, share) that holds the path.</summary>
+    int GetVolumePathName(string path, out string volumePath);
+
+    /// <summary>GetVolumeNameForVolumeMountPointW: the volume GUID path (\\?\Volume{...}\) of a mount point.</summary>
+    int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName);
+
+    /// <summary>QueryDosDeviceW: the first target of a DOS device name ("S:" → "\??\C:\src" for a subst drive).</summary>
+    int QueryDosDevice(string deviceName, out string target);
+
+    /// <summary>GetVolumeInformationW: the serial number, FILE_* capability flags and filesystem name.</summary>
+    int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName);
+
+    /// <summary>GetDiskFreeSpaceW, for the cluster size (sectors per cluster × bytes per sector).</summary>
+    int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector);
+
+    /// <summary>CreateFileW. On failure <paramref name="handle"/> is invalid (and disposed).</summary>
+    int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle);
+
+    /// <summary>GetFileInformationByHandle.</summary>
+    int GetFileInformation(SafeFileHandle file, out Win32FileInformation information);
+
+    /// <summary>GetFileInformationByHandleEx(FileIdInfo): the 128-bit file id ReFS needs (its 64-bit index is not unique).</summary>
+    int GetFileId(SafeFileHandle file, out Win32FileId id);
+
+    /// <summary>GetFinalPathNameByHandleW (normalized, DOS volume name), e.g. \\?\C:\dir\file.</summary>
+    int GetFinalPathName(SafeFileHandle file, out string path);
+
+    /// <summary>FSCTL_SET_SPARSE with SetSparse = <paramref name="sparse"/>.</summary>
+    int SetSparse(SafeFileHandle file, bool sparse);
+
+    /// <summary>FSCTL_GET_INTEGRITY_INFORMATION (0x9027C).</summary>
+    int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information);
+
+    /// <summary>FSCTL_SET_INTEGRITY_INFORMATION (0x9C280); only allowed while the file is empty.</summary>
+    int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information);
+
+    /// <summary>SetFileInformationByHandle(FileEndOfFileInfo).</summary>
+    int SetEndOfFile(SafeFileHandle file, long length);
+
+    /// <summary>FSCTL_DUPLICATE_EXTENTS_TO_FILE on <paramref name="destination"/>: share one range of <paramref name="source"/>'s clusters.</summary>
+    int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);
+
+    /// <summary>DeleteFileW.</summary>
+    int DeleteFile(string path);
+
+    /// <summary>CreateSymbolicLinkW.</summary>
+    int CreateSymbolicLink(string linkPath, string targetPath, uint flags);
+
+    /// <summary>CreateHardLinkW.</summary>
+    int CreateHardLink(string linkPath, string existingPath);
+}
+
+/// <summary>What GetFileInformationByHandle says about an open file, in managed form.</summary>
+internal readonly record struct Win32FileInformation(uint Attributes, uint VolumeSerialNumber, ulong FileIndex, uint NumberOfLinks, long Length);
+
+/// <summary>FILE_ID_INFO: the volume serial number and the 128-bit file id.</summary>
+internal readonly record struct Win32FileId(ulong VolumeSerialNumber, ulong IdLow, ulong IdHigh);
+
+/// <summary>The part of the integrity-stream setting a clone's destination must share with its source.</summary>
+internal readonly record struct IntegrityInformation(ushort ChecksumAlgorithm, uint Flags);

@@ -1,0 +1,210 @@
+using System;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>
+/// The real <see cref="IKernel32"/>: each method is one P/Invoke (two where a buffer must grow), its
+/// result turned into "0 or the Win32 error". No decisions are made here.
+/// </summary>
+internal sealed class Kernel32Calls : IKernel32
+{
+    public static Kernel32Calls Instance { get; } = new();
+
+    private Kernel32Calls()
+    {
+    }
+
+    public int GetVolumePathName(string path, out string volumePath)
+    {
+        // The answer is never longer than the question (plus a trailing separator).
+        var buffer = new char[Math.Max(path.Length + 2, 262)];
+        volumePath = WindowsInterop.GetVolumePathName(path, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        return volumePath.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidName);
+    }
+
+    public int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName)
+    {
+        var buffer = new char[64]; // "\\?\Volume{GUID}\" is 49 characters
+        volumeName = WindowsInterop.GetVolumeNameForVolumeMountPoint(volumeMountPoint, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        return volumeName.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidParameter);
+    }
+
+    public int QueryDosDevice(string deviceName, out string target)
+    {
+        for (int size = 1024; size <= 65536; size *= 4)
+        {
+            var buffer = new char[size];
+            if (WindowsInterop.QueryDosDevice(deviceName, buffer, (uint)buffer.Length) != 0)
+            {
+                target = Terminated(buffer); // the first of the list: the current mapping
+                return 0;
+            }
+
+            int error = Marshal.GetLastWin32Error();
+            if (error != Win32.ErrorInsufficientBuffer)
+            {
+                target = string.Empty;
+                return error;
+            }
+        }
+
+        target = string.Empty;
+        return Win32.ErrorInsufficientBuffer;
+    }
+
+    public int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName)
+    {
+        var name = new char[64];
+        if (WindowsInterop.GetVolumeInformation(rootPath, null, 0, out serialNumber, out _, out fileSystemFlags, name, (uint)name.Length))
+        {
+            fileSystemName = Terminated(name);
+            return 0;
+        }
+
+        fileSystemName = string.Empty;
+        return LastErrorOr(Win32.ErrorInvalidFunction);
+    }
+
+    public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
+        WindowsInterop.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+
+    public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
+    {
+        handle = WindowsInterop.CreateFile(path, desiredAccess, shareMode, IntPtr.Zero, creationDisposition, flagsAndAttributes, IntPtr.Zero);
+        if (!handle.IsInvalid)
+        {
+            return 0;
+        }
+
+        int error = LastErrorOr(Win32.ErrorInvalidFunction);
+        handle.Dispose();
+        return error;
+    }
+
+    public int GetFileInformation(SafeFileHandle file, out Win32FileInformation information)
+    {
+        if (!WindowsInterop.GetFileInformationByHandle(file, out WindowsInterop.ByHandleFileInformation raw))
+        {
+            information = default;
+            return LastErrorOr(Win32.ErrorInvalidFunction);
+        }
+
+        information = new Win32FileInformation(
+            raw.FileAttributes,
+            raw.VolumeSerialNumber,
+            ((ulong)raw.FileIndexHigh << 32) | raw.FileIndexLow,
+            raw.NumberOfLinks,
+            (long)(((ulong)raw.FileSizeHigh << 32) | raw.FileSizeLow));
+        return 0;
+    }
+
+    public int GetFileId(SafeFileHandle file, out Win32FileId id)
+    {
+        if (!WindowsInterop.GetFileInformationByHandleEx(file, WindowsInterop.FileIdInfoClass, out WindowsInterop.FileIdInfo raw, (uint)Marshal.SizeOf<WindowsInterop.FileIdInfo>()))
+        {
+            id = default;
+            return LastErrorOr(Win32.ErrorInvalidFunction);
+        }
+
+        id = new Win32FileId(raw.VolumeSerialNumber, raw.FileIdLow, raw.FileIdHigh);
+        return 0;
+    }
+
+    public int GetFinalPathName(SafeFileHandle file, out string path)
+    {
+        var buffer = new char[512];
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            uint length = WindowsInterop.GetFinalPathNameByHandle(file, buffer, (uint)buffer.Length, WindowsInterop.FileNameNormalized);
+            if (length == 0)
+            {
+                break;
+            }
+
+            if (length < buffer.Length)
+            {
+                path = new string(buffer, 0, (int)length);
+                return 0;
+            }
+
+            buffer = new char[length + 1]; // too small: the answer is the size needed
+        }
+
+        path = string.Empty;
+        return LastErrorOr(Win32.ErrorInvalidFunction);
+    }
+
+    public int SetSparse(SafeFileHandle file, bool sparse)
+    {
+        byte setSparse = sparse ? (byte)1 : (byte)0; // FILE_SET_SPARSE_BUFFER: one BOOLEAN
+        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+    }
+
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    {
+        if (!WindowsInterop.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out WindowsInterop.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<WindowsInterop.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
+        {
+            information = default;
+            return LastErrorOr(Win32.ErrorInvalidFunction);
+        }
+
+        information = new IntegrityInformation(raw.ChecksumAlgorithm, raw.Flags);
+        return 0;
+    }
+
+    public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
+    {
+        var raw = new WindowsInterop.SetIntegrityInformationBuffer { ChecksumAlgorithm = information.ChecksumAlgorithm, Flags = information.Flags };
+        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<WindowsInterop.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+    }
+
+    public int SetEndOfFile(SafeFileHandle file, long length) =>
+        WindowsInterop.SetFileInformationByHandle(file, WindowsInterop.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+
+    public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
+    {
+        bool added = false;
+        try
+        {
+            source.DangerousAddRef(ref added); // the raw handle goes inside a structure: keep it open meanwhile
+            var data = new WindowsInterop.DuplicateExtentsData
+            {
+                FileHandle = source.DangerousGetHandle(),
+                SourceFileOffset = sourceOffset,
+                TargetFileOffset = destinationOffset,
+                ByteCount = byteCount,
+            };
+            return WindowsInterop.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<WindowsInterop.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        }
+        finally
+        {
+            if (added)
+            {
+                source.DangerousRelease();
+            }
+        }
+    }
+
+    public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+
+    public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>
+        WindowsInterop.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+
+    public int CreateHardLink(string linkPath, string existingPath) =>
+        WindowsInterop.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+
+    /// <summary>A failed call that left no error code still failed: never report it as success.</summary>
+    private static int LastErrorOr(int fallback)
+    {
+        int error = Marshal.GetLastWin32Error();
+        return error != 0 ? error : fallback;
+    }
+
+    private static string Terminated(char[] buffer)
+    {
+        int end = Array.IndexOf(buffer, '\0');
+        return new string(buffer, 0, end < 0 ? buffer.Length : end);
+    }
+}

@@ -1,0 +1,77 @@
+using System.ComponentModel;
+using System.Runtime.InteropServices;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>The Win32 constants CloneCopy uses (winnt.h, winbase.h, winioctl.h, winerror.h). Values only.</summary>
+internal static class Win32
+{
+    // Access rights.
+    public const uint GenericRead = 0x80000000;
+    public const uint GenericWrite = 0x40000000;
+    public const uint Delete = 0x00010000;
+    public const uint FileReadAttributes = 0x00000080;
+
+    // Share modes.
+    public const uint FileShareRead = 0x1;
+    public const uint FileShareWrite = 0x2;
+    public const uint FileShareDelete = 0x4;
+
+    // Creation dispositions.
+    public const uint CreateNew = 1;
+    public const uint OpenExisting = 3;
+
+    // Flags and attributes.
+    public const uint FileAttributeNormal = 0x00000080;
+    public const uint FileAttributeSparseFile = 0x00000200;
+
+    /// <summary>Needed to open a directory; harmless for a file.</summary>
+    public const uint FileFlagBackupSemantics = 0x02000000;
+
+    /// <summary>GetVolumeInformation: the volume can share blocks between files (ReFS, Dev Drive).</summary>
+    public const uint FileSupportsBlockRefcounting = 0x08000000;
+
+    // Device I/O control codes.
+    public const uint FsctlSetSparse = 0x000900C4;
+    public const uint FsctlGetIntegrityInformation = 0x0009027C;
+    public const uint FsctlSetIntegrityInformation = 0x0009C280;
+    public const uint FsctlDuplicateExtentsToFile = 0x00098344;
+
+    /// <summary>SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE: accepted from Windows 10 build 14972 on.</summary>
+    public const uint SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
+
+    // Error codes.
+    public const int ErrorSuccess = 0;
+    public const int ErrorInvalidFunction = 1;
+    public const int ErrorFileNotFound = 2;
+    public const int ErrorPathNotFound = 3;
+    public const int ErrorAccessDenied = 5;
+    public const int ErrorNotSameDevice = 17;
+    public const int ErrorNotReady = 21;
+    public const int ErrorSharingViolation = 32;
+    public const int ErrorLockViolation = 33;
+    public const int ErrorHandleDiskFull = 39;
+    public const int ErrorNotSupported = 50;
+    public const int ErrorFileExists = 80;
+    public const int ErrorInvalidParameter = 87;
+    public const int ErrorDiskFull = 112;
+    public const int ErrorInsufficientBuffer = 122;
+    public const int ErrorInvalidName = 123;
+    public const int ErrorAlreadyExists = 183;
+    public const int ErrorBlockTooManyReferences = 347;
+    public const int ErrorDiskQuotaExceeded = 1295;
+
+    /// <summary>The HRESULT .NET gives an IOException for a Win32 error (FACILITY_WIN32).</summary>
+    public static int HResultOf(int error) => error <= 0 ? error : unchecked((int)0x80070000) | (error & 0xFFFF);
+
+    /// <summary>The Win32 error inside an exception's HRESULT, or 0 when it carries none.</summary>
+    public static int ErrorOf(int hresult) => (hresult & unchecked((int)0xFFFF0000)) == unchecked((int)0x80070000) ? hresult & 0xFFFF : 0;
+
+    /// <summary>
+    /// The system's text for an error on Windows. Elsewhere (tests driving a simulated kernel on Linux) the
+    /// runtime would read the number as an errno, so only the number is given.
+    /// </summary>
+    public static string Describe(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
+        ? new Win32Exception(error).Message
+        : $"Win32 error {error}";
+}

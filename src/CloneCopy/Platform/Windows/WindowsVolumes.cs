@@ -1,0 +1,173 @@
+using System;
+using System.Collections.Concurrent;
+using System.IO;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>What a volume can do for a block clone: whether it shares blocks, and its cluster size.</summary>
+internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem);
+
+/// <summary>
+/// Which volume holds a path, named by its volume GUID path (\\?\Volume{...}\), and what that volume can
+/// do. Resolution asks the system, not the drive letter: GetVolumePathNameW finds the mount point (a ReFS
+/// volume mounted in C:\dev, an NTFS volume mounted inside a ReFS drive), GetVolumeNameForVolumeMountPointW
+/// names it; a subst drive, which has no volume name of its own, is followed to the folder it stands for.
+/// A path without a volume GUID (a network share) is named by its mount point. A path that cannot be
+/// resolved at all gets a key whose capability query throws: the caller reports it once and copies.
+/// Answers are cached per directory and per volume; nothing is enumerated up front (the CopyOnWrite
+/// package's scan of every volume is what failed builds on BitLocker-locked and RAW drives).
+/// </summary>
+internal sealed class WindowsVolumes
+{
+    /// <summary>Keys of paths that could not be resolved start with this, followed by the path's root.</summary>
+    public const string UnresolvedPrefix = "?";
+
+    private const int MaxCachedDirectories = 16384;
+    private const string LongPathPrefix = @"\\?\";
+    private const string DosDevicePrefix = @"\??\";
+
+    private readonly IKernel32 _kernel;
+    private readonly ConcurrentDictionary<string, string> _keyByDirectory = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
+
+    public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
+
+    /// <summary>The key of the volume holding <paramref name="path"/> (a file that need not exist yet). Never throws.</summary>
+    public string KeyOf(string path)
+    {
+        string directory = DirectoryOf(path);
+        if (_keyByDirectory.TryGetValue(directory, out string? key))
+        {
+            return key;
+        }
+
+        if (_keyByDirectory.Count > MaxCachedDirectories)
+        {
+            _keyByDirectory.Clear(); // a long-lived build node: keep memory bounded
+        }
+
+        return _keyByDirectory[directory] = Resolve(directory);
+    }
+
+    /// <summary>
+    /// What the volume can do, asked of the system once per volume. The cluster size is asked only of a
+    /// volume that can clone (it is needed only there, and a network drive may not answer it).
+    /// Throws <see cref="IOException"/> when the volume cannot be queried (locked, vanished, unreachable).
+    /// </summary>
+    public VolumeCapability CapabilityOf(string key)
+    {
+        if (_capabilityByKey.TryGetValue(key, out VolumeCapability known))
+        {
+            return known;
+        }
+
+        if (key.StartsWith(UnresolvedPrefix, StringComparison.Ordinal))
+        {
+            throw new IOException(_unresolvedBecause.TryGetValue(key, out string? why) ? why : $"Cannot tell which volume holds {key.Substring(1)}.");
+        }
+
+        int error = _kernel.GetVolumeInformation(key, out _, out uint flags, out string fileSystem);
+        if (error != 0)
+        {
+            throw new IOException($"Cannot query volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
+        }
+
+        if ((flags & Win32.FileSupportsBlockRefcounting) == 0)
+        {
+            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem);
+        }
+
+        error = _kernel.GetDiskFreeSpace(key, out uint sectorsPerCluster, out uint bytesPerSector);
+        if (error != 0)
+        {
+            throw new IOException($"Cannot read the cluster size of volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
+        }
+
+        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem);
+    }
+
+    private string Resolve(string directory)
+    {
+        string path = directory;
+        for (int hop = 0; hop < 4; hop++)
+        {
+            int error = _kernel.GetVolumePathName(path, out string volumePath);
+            if (error != 0)
+            {
+                return Unresolved(directory, $"Cannot tell which volume holds {directory}: {Win32.Describe(error)}");
+            }
+
+            if (TryVolumeName(volumePath, out string volumeName))
+            {
+                _mountPathByKey.TryAdd(volumeName, volumePath);
+                return volumeName;
+            }
+
+            // A subst drive: "S:" stands for \??\C:\some\folder. Resolve the path it stands for.
+            string plain = WithoutLongPathPrefix(volumePath);
+            if (_kernel.QueryDosDevice(plain.TrimEnd('\\', '/'), out string target) == 0 && target.StartsWith(DosDevicePrefix, StringComparison.Ordinal))
+            {
+                path = Join(target.Substring(DosDevicePrefix.Length), path.Length > volumePath.Length ? path.Substring(volumePath.Length) : string.Empty);
+                continue;
+            }
+
+            return volumePath.ToUpperInvariant(); // a network share, or a volume without a GUID: its mount point names it
+        }
+
+        return Unresolved(directory, $"Cannot tell which volume holds {directory}: subst drives lead to each other.");
+    }
+
+    /// <summary>The volume GUID path of a mount point; also for \\?\C:\, which the call itself may refuse.</summary>
+    private bool TryVolumeName(string volumePath, out string volumeName)
+    {
+        if (_kernel.GetVolumeNameForVolumeMountPoint(volumePath, out volumeName) == 0)
+        {
+            return true;
+        }
+
+        string plain = WithoutLongPathPrefix(volumePath);
+        return !ReferenceEquals(plain, volumePath) && _kernel.GetVolumeNameForVolumeMountPoint(plain, out volumeName) == 0;
+    }
+
+    /// <summary>"E:\ (\\?\Volume{...}\)": people know their volumes by where they are mounted.</summary>
+    private string Named(string key) => _mountPathByKey.TryGetValue(key, out string? mountPath) ? $"{mountPath} ({key})" : key;
+
+    private string Unresolved(string directory, string reason)
+    {
+        string key = UnresolvedPrefix + (Path.GetPathRoot(directory) is { Length: > 0 } root ? root : directory).ToUpperInvariant();
+        _unresolvedBecause.TryAdd(key, reason);
+        return key;
+    }
+
+    /// <summary>"\\?\C:\x" → "C:\x"; "\\?\UNC\server\share" → "\\server\share"; anything else unchanged (the same instance).</summary>
+    private static string WithoutLongPathPrefix(string path)
+    {
+        if (!path.StartsWith(LongPathPrefix, StringComparison.Ordinal))
+        {
+            return path;
+        }
+
+        string rest = path.Substring(LongPathPrefix.Length);
+        if (rest.StartsWith(@"UNC\", StringComparison.OrdinalIgnoreCase))
+        {
+            return @"\\" + rest.Substring(4);
+        }
+
+        return rest.Length >= 2 && rest[1] == ':' ? rest : path;
+    }
+
+    /// <summary>The directory part of a path, by either separator (paths here are Windows paths, but tests run on Linux too).</summary>
+    private static string DirectoryOf(string path)
+    {
+        int end = path.TrimEnd('\\', '/').LastIndexOfAny(new[] { '\\', '/' });
+        return end <= 0 ? path : path.Substring(0, end + 1);
+    }
+
+    private static string Join(string directory, string rest)
+    {
+        char separator = directory.IndexOf('\\') >= 0 || directory.IndexOf('/') < 0 ? '\\' : '/';
+        return rest.Length == 0 ? directory : directory.TrimEnd('\\', '/') + separator + rest.TrimStart('\\', '/');
+    }
+}

@@ -1,0 +1,36 @@
+using System;
+using System.Runtime.CompilerServices;
+
+namespace CloneCopy;
+
+/// <summary>
+/// The sentence MSBuild's Copy appends to its retry messages naming the processes that hold a file
+/// (Windows' Restart Manager; empty elsewhere), from MSBuild's own public LockCheck where the running
+/// MSBuild has it.
+/// </summary>
+internal static class LockedFileMessage
+{
+    private static bool s_unavailable;
+
+    public static string For(string path)
+    {
+        if (s_unavailable)
+        {
+            return string.Empty;
+        }
+
+        try
+        {
+            return Ask(path);
+        }
+        catch (Exception e) when (e is MissingMethodException or TypeLoadException)
+        {
+            // An MSBuild older than LockCheck's public API: its Copy says nothing more either.
+            s_unavailable = true;
+            return string.Empty;
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static string Ask(string path) => Microsoft.Build.Utilities.LockCheck.GetLockedFileMessage(path) ?? string.Empty;
+}

@@ -1,0 +1,37 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using Xunit;
+
+namespace CloneCopy.Tests.Differential;
+
+/// <summary>
+/// The differential suite with Windows semantics: every scenario through MSBuild's own Copy and
+/// CloneCopy's, under Wine's Win32 layer (attributes, sharing, access denied as Windows reports them).
+/// </summary>
+[Trait("Lane", "Differential")]
+public sealed class WindowsDifferentialTests : IDisposable
+{
+    private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-differential").FullName;
+
+    public static IEnumerable<object[]> Cases() => CopyScenarios.ForThisPlatform.Select(s => new object[] { s.Name });
+
+    public void Dispose()
+    {
+        foreach (string path in Directory.EnumerateFileSystemEntries(_directory, "*", SearchOption.AllDirectories))
+        {
+            File.SetAttributes(path, File.GetAttributes(path) & ~FileAttributes.ReadOnly);
+        }
+
+        Directory.Delete(_directory, recursive: true);
+    }
+
+    [Fact]
+    public void Runs_on_Windows() => Assert.True(OperatingSystem.IsWindows(), "the Windows lane must run on a Windows runtime (Wine)");
+
+    [Theory]
+    [MemberData(nameof(Cases))]
+    public void CloneCopy_behaves_like_MSBuilds_Copy(string scenarioName) =>
+        DifferentialRunner.AssertSameBehaviour(CopyScenarios.Named(scenarioName), _directory);
+}

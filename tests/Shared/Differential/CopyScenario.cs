@@ -1,0 +1,69 @@
+using System;
+using System.Collections.Generic;
+
+namespace CloneCopy.Tests.Differential;
+
+/// <summary>One situation both Copy tasks are put in.</summary>
+public sealed class CopyScenario
+{
+    public CopyScenario(string name, CopyParameters parameters)
+    {
+        Name = name;
+        Parameters = parameters;
+    }
+
+    public string Name { get; }
+
+    public CopyParameters Parameters { get; }
+
+    /// <summary>Changes to the standard tree before the copy.</summary>
+    public Action<ScenarioTree>? Arrange { get; init; }
+
+    /// <summary>
+    /// A second build: after the first Copy, <see cref="BetweenRuns"/> changes the tree (a source edited),
+    /// then a new task of the same kind runs with these parameters; both runs are compared.
+    /// </summary>
+    public CopyParameters? SecondRun { get; init; }
+
+    public Action<ScenarioTree>? BetweenRuns { get; init; }
+
+    /// <summary>
+    /// Something held only while each task runs (a file another handle keeps open without sharing, a disk
+    /// filled to the brim), released right after; null for nothing.
+    /// </summary>
+    public Func<ScenarioTree, IDisposable>? WhileCopying { get; init; }
+
+    /// <summary>
+    /// A place where CloneCopy deliberately differs from MSBuild's Copy (listed in the README): the trees are
+    /// not compared; instead this checks CloneCopy's documented behaviour on its tree, and the outputs
+    /// and events are still compared.
+    /// </summary>
+    public Action<ScenarioTree>? IntendedDifference { get; init; }
+
+    /// <summary>With <see cref="IntendedDifference"/>: the outputs and events differ too (MSBuild's Copy fails where CloneCopy does not), so only CloneCopy's documented behaviour is checked.</summary>
+    public bool OutputsDiffer { get; init; }
+
+    /// <summary>Uses symbolic links, which Wine does not make as Windows does: on Windows only the comparison holds, not the pins.</summary>
+    public bool UsesSymbolicLinks { get; init; }
+
+    /// <summary>Environment variables set for both runs (MSBuild's escape hatches).</summary>
+    public IReadOnlyDictionary<string, string> Environment { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// What the built-in task is expected to do, so a scenario cannot silently stop testing what its name
+    /// says (both tasks failing alike on a typo would otherwise pass). Null: not pinned.
+    /// </summary>
+    public bool? ExpectSuccess { get; init; }
+
+    /// <summary>The error and warning codes expected, sorted and comma-separated ("" for none). Null: not pinned.</summary>
+    public string? ExpectErrorCodes { get; init; }
+
+    public string? ExpectWarningCodes { get; init; }
+
+    /// <summary>Only on Unix (modes, dot-files), only on Windows (attributes), or everywhere (null).</summary>
+    public bool? UnixOnly { get; init; }
+
+    public bool AppliesHere => UnixOnly is not bool unix || unix != OperatingSystem.IsWindows();
+
+    public override string ToString() => Name;
+}

@@ -1,0 +1,55 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using System.Security.Cryptography;
+
+namespace CloneCopy.Tests.Infrastructure;
+
+/// <summary>
+/// Everything a copy can change in a directory tree: each entry's kind, content hash, size, last-write
+/// time, permissions (Unix mode or Windows attributes), link count and link target. Two trees that copied
+/// alike have equal snapshots.
+/// </summary>
+public static class TreeSnapshot
+{
+    public static string Take(string root)
+    {
+        var lines = new List<string>();
+        var options = new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 };
+        foreach (string path in Directory.EnumerateFileSystemEntries(root, "*", options).Order(StringComparer.Ordinal))
+        {
+            string relative = Path.GetRelativePath(root, path).Replace('\\', '/');
+            var info = new FileInfo(path);
+            if (info.LinkTarget is not null)
+            {
+                // Targets are absolute paths inside the tree; make them comparable across trees.
+                lines.Add($"{relative} -> {info.LinkTarget.Replace(root, "<root>", StringComparison.OrdinalIgnoreCase)}");
+            }
+            else if (Directory.Exists(path))
+            {
+                lines.Add($"{relative}/");
+            }
+            else
+            {
+                string hash = Hash(path);
+                lines.Add($"{relative} size={info.Length} sha={hash} mtime={info.LastWriteTimeUtc:O} {FileSystemOps.Permissions(path)} links={FileSystemOps.LinkCount(path)}");
+            }
+        }
+
+        return string.Join(Environment.NewLine, lines);
+    }
+
+    /// <summary>The content's hash, or "unreadable" for a file the user may not read (a scenario made it so).</summary>
+    private static string Hash(string path)
+    {
+        try
+        {
+            return Convert.ToHexString(SHA256.HashData(File.ReadAllBytes(path)))[..16];
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return "unreadable";
+        }
+    }
+}

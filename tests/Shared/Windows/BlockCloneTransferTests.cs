@@ -1,0 +1,340 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using CloneCopy.Engine;
+using CloneCopy.Platform.Windows;
+using CloneCopy.Tests.Infrastructure;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+using Xunit;
+
+namespace CloneCopy.Tests.Windows;
+
+/// <summary>
+/// The Windows block-clone path end to end (ClonerTransfer → CopyOnWriteFilesystemCloner →
+/// WindowsBlockCloneFilesystem) over real files, with kernel32 simulated by <see cref="SimulatedKernel32"/>:
+/// the class's own steps run for real, the kernel's answers are scripted.
+/// </summary>
+public sealed class BlockCloneTransferTests : IDisposable
+{
+    private const string VolumeName = @"\\?\Volume{33333333-0000-0000-0000-000000000003}\";
+    private const int Windows11_23H2 = 22631;
+    private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-blockclone").FullName;
+    private readonly SimulatedKernel32 _kernel = new();
+    private readonly SimulatedVolume _volume;
+    private readonly EngineDiagnostics _diagnostics = new();
+
+    public BlockCloneTransferTests() => _volume = _kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName);
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    [Fact]
+    public void A_clone_creates_a_new_destination_sparse_before_its_end_of_file_and_restores_the_source_sparseness_after()
+    {
+        string source = TestFiles.Write(Path(@"a.dll"), 10_000);
+        string destination = Path(@"b.dll");
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
+        Assert.Equal(
+            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False" },
+            _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal) && !c.StartsWith("SetIntegrity", StringComparison.Ordinal)));
+        Assert.False(_kernel.IsSparse(destination));
+    }
+
+    [Fact]
+    public void A_destination_made_sparse_first_needs_no_free_space_for_its_length()
+    {
+        _volume.FreeBytes = 4096; // far less than the file: only a clone fits
+        string source = TestFiles.Write(Path("big.dll"), 1 << 20);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("copy.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("copy.dll")));
+    }
+
+    [Fact]
+    public void A_sparse_source_gives_a_sparse_destination()
+    {
+        string source = TestFiles.Write(Path("sparse.bin"), 70_000);
+        _kernel.MarkSparse(source);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("copy.bin"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.True(_kernel.IsSparse(Path("copy.bin")));
+        Assert.DoesNotContain($"SetSparse {Path("copy.bin")} False", _kernel.Calls);
+    }
+
+    [Fact]
+    public void The_source_integrity_setting_is_given_to_the_empty_destination_so_the_clone_is_not_refused()
+    {
+        var checksums = new IntegrityInformation(ChecksumAlgorithm: 2, Flags: 0); // CRC64, which the volume does not give new files
+        string source = TestFiles.Write(Path("integrity.dll"), 20_000);
+        _kernel.SetIntegrity(source, checksums);
+        string destination = Path("copy.dll");
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(checksums, _kernel.IntegrityOf(destination));
+        int setIntegrity = _kernel.Calls.IndexOf($"SetIntegrityInformation {destination} 2");
+        Assert.True(setIntegrity >= 0 && setIntegrity < _kernel.Calls.IndexOf($"SetEndOfFile {destination} 20000"), string.Join("\n", _kernel.Calls));
+    }
+
+    [Fact]
+    public void Disk_full_half_way_through_the_clone_removes_the_half_clone_and_leaves_the_last_word_to_File_Copy()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        string destination = Path("b.dll");
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 2 ? Win32.ErrorDiskFull : 0;
+
+        // The half-made clone is deleted; then File.Copy, which MSBuild's Copy calls, gets the same chance. On a
+        // disk that is really full it fails with .NET's own exception; here the disk has room, so it copies.
+        TransferResult result = NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
+
+        Assert.Contains($"DeleteFile {destination}", _kernel.Calls);
+        Assert.Equal(TransferMethod.Copied, result.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void Cancellation_half_way_through_the_clone_leaves_no_destination()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        string destination = Path("b.dll");
+        using var cancellation = new CancellationTokenSource();
+        _kernel.Fault = (call, _) =>
+        {
+            if (call == "DuplicateExtents")
+            {
+                cancellation.Cancel(); // the build is cancelled while the first chunk is being cloned
+            }
+
+            return 0;
+        };
+
+        Assert.ThrowsAny<OperationCanceledException>(() => NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
+
+        Assert.False(File.Exists(destination));
+        Assert.Single(_kernel.CallsTo("DuplicateExtents"));
+    }
+
+    [Theory]
+    [InlineData("DuplicateExtents", 2, Win32.ErrorInvalidParameter)] // alignment refused half-way
+    [InlineData("DuplicateExtents", 2, 55)] // ERROR_DEV_NOT_EXIST: the volume went away half-way
+    [InlineData("SetIntegrityInformation", 1, Win32.ErrorInvalidParameter)] // integrity setting refused
+    [InlineData("SetEndOfFile", 1, Win32.ErrorAccessDenied)]
+    public void A_refusal_removes_the_partial_clone_copies_the_file_and_does_not_stop_the_next_clone(string call, int failingCall, int error)
+    {
+        string first = TestFiles.Write(Path("a.dll"), 200_000, seed: 1);
+        string second = TestFiles.Write(Path("b.dll"), 200_000, seed: 2);
+        _kernel.SetIntegrity(first, new IntegrityInformation(2, 0));
+        _kernel.SetIntegrity(second, new IntegrityInformation(2, 0));
+        int calls = 0;
+        _kernel.Fault = (name, _) => name == call && ++calls == failingCall ? error : 0;
+        ClonerTransfer transfer = NewTransfer(chunkSize: 64 * 1024);
+
+        TransferResult refused = transfer.Transfer(first, Path("a.copy"), CancellationToken.None);
+        TransferResult cloned = transfer.Transfer(second, Path("b.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (refused.Method, refused.Reason));
+        Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
+        Assert.Equal(File.GetLastWriteTimeUtc(first), File.GetLastWriteTimeUtc(Path("a.copy")));
+        Assert.Contains($"DeleteFile {Path("a.copy")}", _kernel.Calls);
+        Assert.Equal(TransferMethod.Cloned, cloned.Method);
+    }
+
+    [Fact]
+    public void At_the_link_limit_the_file_is_copied_and_the_next_clone_uses_the_copy_as_its_source()
+    {
+        string source = TestFiles.Write(Path("pkg.dll"), 8192);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult limited = transfer.Transfer(source, Path("bin1.dll"), CancellationToken.None);
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.LinkLimit, limited.Reason);
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Contains($"CreateFile {Path("bin1.dll")} OpenExisting", _kernel.Calls); // re-seeded from the fresh copy
+        Assert.True(_diagnostics.TryTake(out EngineDiagnostic diagnostic));
+        Assert.Equal(EngineDiagnosticKind.LinkLimitReached, diagnostic.Kind);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void Files_larger_than_4_GiB_are_cloned_in_cluster_aligned_chunks_each_under_4_GiB()
+    {
+        const long Length = (5L << 30) + 1;
+        string source = Path("huge.bin");
+        using (var stream = new FileStream(source, FileMode.CreateNew))
+        {
+            stream.SetLength(Length); // sparse on the host: no 5 GiB written
+        }
+
+        _kernel.CopyData = false;
+
+        try
+        {
+            TransferResult result = NewTransfer().Transfer(source, Path("huge.copy"), CancellationToken.None);
+
+            Assert.Equal(TransferMethod.Cloned, result.Method);
+            var ranges = _kernel.CallsTo("DuplicateExtents").Select(c => c.Split(' ')).Select(p => (Offset: long.Parse(p[^3]), Count: long.Parse(p[^1]))).ToList();
+            Assert.All(ranges, r => Assert.True(r.Count < 4L << 30 && r.Count % 4096 == 0, $"{r}"));
+            Assert.Equal(ranges.Select(r => r.Offset), ranges.Select((r, i) => ranges.Take(i).Sum(x => x.Count)));
+            Assert.Equal((Length + 4095) / 4096 * 4096, ranges.Sum(r => r.Count));
+        }
+        finally
+        {
+            File.Delete(source);
+            File.Delete(Path("huge.copy"));
+        }
+    }
+
+    [Fact]
+    public void A_volume_that_cannot_be_queried_means_one_CLC002_diagnostic_a_copy_and_a_cached_verdict()
+    {
+        _kernel.Fault = (call, _) => call == "GetVolumeInformation" ? Win32.ErrorNotReady : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        for (int i = 0; i < 3; i++)
+        {
+            string source = TestFiles.Write(Path($"s{i}.dll"), 5000, seed: i);
+            TransferResult result = transfer.Transfer(source, Path($"d{i}.dll"), CancellationToken.None);
+            Assert.Equal((TransferMethod.Copied, NotClonedReason.CloningDisabled), (result.Method, result.Reason));
+            Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path($"d{i}.dll")));
+        }
+
+        Assert.Single(_kernel.CallsTo("GetVolumeInformation"));
+        Assert.True(_diagnostics.TryTake(out EngineDiagnostic diagnostic));
+        Assert.Equal(EngineDiagnosticKind.VolumeProbeFailed, diagnostic.Kind);
+        Assert.False(_diagnostics.TryTake(out _));
+    }
+
+    [Fact]
+    public void An_FSCTL_the_volume_does_not_support_is_remembered_for_the_volume()
+    {
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" ? Win32.ErrorNotSupported : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult first = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("a.copy"), CancellationToken.None);
+        TransferResult second = transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000, seed: 2), Path("b.copy"), CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, first.Reason);
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, second.Reason);
+        Assert.DoesNotContain($"CreateFile {Path("b.copy")} CreateNew", _kernel.Calls);
+        Assert.False(File.Exists(Path("a.copy")) && new FileInfo(Path("a.copy")).Length != 5000);
+    }
+
+    [Fact]
+    public void An_existing_destination_is_never_deleted_by_the_cloner_the_platform_copy_writes_it()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
+        string destination = TestFiles.Write(Path("kept.dll"), 300, seed: 9);
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.DestinationKept), (result.Method, result.Reason));
+        Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("DeleteFile", StringComparison.Ordinal));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void A_sharing_violation_on_the_source_means_a_copy_of_this_file_only()
+    {
+        string locked = TestFiles.Write(Path("locked.dll"), 5000, seed: 1);
+        string free = TestFiles.Write(Path("free.dll"), 5000, seed: 2);
+        _kernel.Fault = (call, subject) => call == "CreateFile" && subject == locked ? Win32.ErrorSharingViolation : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        Assert.Equal(NotClonedReason.RefusedForThisFile, transfer.Transfer(locked, Path("d1.dll"), CancellationToken.None).Reason);
+        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(free, Path("d2.dll"), CancellationToken.None).Method);
+    }
+
+    [Fact]
+    public void A_clone_gets_the_attributes_and_timestamp_File_Copy_gives()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+        File.SetAttributes(source, FileAttributes.ReadOnly | FileAttributes.Archive);
+        File.Copy(source, Path("by-file-copy.dll"));
+
+        try
+        {
+            Assert.Equal(TransferMethod.Cloned, NewTransfer().Transfer(source, Path("cloned.dll"), CancellationToken.None).Method);
+
+            Assert.Equal(File.GetAttributes(Path("by-file-copy.dll")), File.GetAttributes(Path("cloned.dll")));
+            Assert.Equal(File.GetLastWriteTimeUtc(Path("by-file-copy.dll")), File.GetLastWriteTimeUtc(Path("cloned.dll")));
+        }
+        finally
+        {
+            foreach (string file in Directory.GetFiles(_directory))
+            {
+                File.SetAttributes(file, FileAttributes.Normal);
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(19045, TransferMethod.Cloned, NotClonedReason.None)]
+    [InlineData(Windows11_23H2, TransferMethod.Cloned, NotClonedReason.None)]
+    [InlineData(26100, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
+    [InlineData(26200, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
+    public void From_Windows_build_26100_CopyFile_clones_by_itself_and_is_left_to_do_so(int osBuild, object expectedMethod, object expectedReason)
+    {
+        var (method, reason) = ((TransferMethod)expectedMethod, (NotClonedReason)expectedReason);
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+
+        TransferResult result = NewTransfer(osBuild).Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal((method, reason), (result.Method, result.Reason));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+        Assert.Equal(reason == NotClonedReason.None, _kernel.CallsTo("DuplicateExtents").Any());
+    }
+
+    [Fact]
+    public void On_build_26100_a_volume_that_cannot_clone_is_not_credited_to_CopyFile()
+    {
+        var kernel = new SimulatedKernel32();
+        kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, 26100), _diagnostics);
+
+        TransferResult result = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, result.Reason);
+    }
+
+    [Fact]
+    public void Through_the_task_the_summary_says_CopyFile_clones_rather_than_claiming_a_clone()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+        var engine = new TestBuildEngine();
+        var task = new CloneCopy.Copy
+        {
+            BuildEngine = engine,
+            SourceFiles = [new TaskItem(source)],
+            DestinationFolder = new TaskItem(Path("out")),
+            Transfer = NewTransfer(osBuild: 26100),
+            Diagnostics = _diagnostics,
+        };
+
+        Assert.True(task.Execute(), engine.Describe());
+
+        string summary = Task.TaskRunner.Summary(engine);
+        Assert.Contains("Windows' CopyFile clones here itself: 1", summary);
+        Assert.DoesNotContain("cloned 1", summary);
+        Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
+    }
+
+    private ClonerTransfer NewTransfer(int osBuild = Windows11_23H2, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
+        new(() => CopyOnWriteFilesystemCloner.For(_kernel, osBuild, chunkSize), _diagnostics);
+
+    private string Path(string name) => System.IO.Path.Combine(_directory, name);
+}

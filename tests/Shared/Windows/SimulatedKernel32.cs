@@ -1,0 +1,486 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using CloneCopy.Platform.Windows;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Tests.Windows;
+
+/// <summary>
+/// A Win32 kernel simulated over real files, so the Windows engine's own steps run on Linux (and under Wine)
+/// against scripted answers. Files are real (created, sized, written, deleted); volumes, sparseness,
+/// integrity streams and block cloning are simulated, with the rules ReFS documents: a clone needs one
+/// volume that refcounts blocks, cluster-aligned ranges under 4 GiB inside the destination's end of file,
+/// the same integrity setting on both files, and a sparse destination for a sparse source. A non-sparse
+/// file allocates its whole length when its end of file is set (sparse ones allocate nothing).
+/// Which error code ReFS returns for an integrity or sparseness mismatch is not documented; this uses
+/// ERROR_INVALID_PARAMETER. This is a model, not Windows: it proves the engine's steps and decisions.
+/// Every call is recorded in <see cref="Calls"/>; <see cref="Fault"/> can make any call fail.
+/// </summary>
+internal sealed class SimulatedKernel32 : IKernel32
+{
+    private const long FourGiB = 4L << 30;
+    private readonly List<SimulatedVolume> _volumes = new();
+    private readonly Dictionary<string, string> _dosDevices = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<SafeFileHandle, string> _openPaths = new(ReferenceEqualityComparer.Instance);
+    private readonly Dictionary<string, FileState> _files = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>"Name subject [details]" for every call, in order.</summary>
+    public List<string> Calls { get; } = new();
+
+    /// <summary>Given a call's name and subject (path or volume), an error code to answer instead, or 0.</summary>
+    public Func<string, string, int> Fault { get; set; } = (_, _) => 0;
+
+    /// <summary>False: a clone records its ranges but moves no bytes (for multi-gigabyte sparse files).</summary>
+    public bool CopyData { get; set; } = true;
+
+    /// <summary>The Windows build CreateSymbolicLink behaves as (older builds refuse the unprivileged flag).</summary>
+    public int OsBuild { get; set; } = 22631;
+
+    /// <param name="name">The volume GUID path; null for a share, which has none and is named by its mount point.</param>
+    public SimulatedVolume AddVolume(string mountPath, string? name, string fileSystem = "ReFS", bool blockRefcounting = true, long clusterSize = 4096)
+    {
+        var volume = new SimulatedVolume(mountPath, name, fileSystem, blockRefcounting, clusterSize, (uint)(0x1000 + _volumes.Count));
+        _volumes.Add(volume);
+        return volume;
+    }
+
+    /// <summary>A subst drive: <paramref name="drive"/> ("S:") stands for <paramref name="folder"/>.</summary>
+    public void AddSubst(string drive, string folder) => _dosDevices[drive] = @"\??\" + folder;
+
+    public void MarkSparse(string path) => State(path).Sparse = true;
+
+    public void SetIntegrity(string path, IntegrityInformation integrity) => State(path).Integrity = integrity;
+
+    public bool IsSparse(string path) => State(path).Sparse;
+
+    public IntegrityInformation IntegrityOf(string path) => State(path).Integrity;
+
+    public IEnumerable<string> CallsTo(string name) => Calls.Where(c => c.StartsWith(name + " ", StringComparison.Ordinal));
+
+    public int GetVolumePathName(string path, out string volumePath)
+    {
+        volumePath = string.Empty;
+        int fault = Record("GetVolumePathName", path);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        const string LongPrefix = @"\\?\";
+        string plain = path.StartsWith(LongPrefix, StringComparison.Ordinal) ? path.Substring(LongPrefix.Length) : path;
+        string? best = _volumes.Select(v => v.MountPath)
+            .Concat(_dosDevices.Keys.Select(d => d + @"\"))
+            .Where(m => plain.StartsWith(m, StringComparison.OrdinalIgnoreCase) || (plain + Path.DirectorySeparatorChar).Equals(m, StringComparison.OrdinalIgnoreCase))
+            .OrderByDescending(m => m.Length)
+            .FirstOrDefault();
+        if (best is null)
+        {
+            return Win32.ErrorPathNotFound;
+        }
+
+        volumePath = ReferenceEquals(plain, path) ? best : LongPrefix + best;
+        return 0;
+    }
+
+    public int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName)
+    {
+        volumeName = string.Empty;
+        int fault = Record("GetVolumeNameForVolumeMountPoint", volumeMountPoint);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        SimulatedVolume? volume = _volumes.FirstOrDefault(v => v.Name is not null && v.MountPath.Equals(volumeMountPoint, StringComparison.OrdinalIgnoreCase));
+        if (volume is null)
+        {
+            // Wine answers \\?\C:\ with ERROR_NOT_A_REPARSE_POINT (4390); a subst root is no mount point.
+            return volumeMountPoint.StartsWith(@"\\?\", StringComparison.Ordinal) ? 4390 : Win32.ErrorInvalidParameter;
+        }
+
+        volumeName = volume.Name!;
+        return 0;
+    }
+
+    public int QueryDosDevice(string deviceName, out string target)
+    {
+        int fault = Record("QueryDosDevice", deviceName);
+        target = fault == 0 && _dosDevices.TryGetValue(deviceName, out string? mapped) ? mapped : string.Empty;
+        return fault != 0 ? fault : target.Length > 0 ? 0 : Win32.ErrorFileNotFound;
+    }
+
+    public int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName)
+    {
+        (serialNumber, fileSystemFlags, fileSystemName) = (0, 0, string.Empty);
+        int fault = Record("GetVolumeInformation", rootPath);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        SimulatedVolume? volume = VolumeByRoot(rootPath);
+        if (volume is null)
+        {
+            return Win32.ErrorPathNotFound;
+        }
+
+        const uint CasePreservedUnicodeAcls = 0x2 | 0x4 | 0x8;
+        (serialNumber, fileSystemFlags, fileSystemName) = (volume.Serial, CasePreservedUnicodeAcls | (volume.BlockRefcounting ? Win32.FileSupportsBlockRefcounting : 0), volume.FileSystem);
+        return 0;
+    }
+
+    public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector)
+    {
+        (sectorsPerCluster, bytesPerSector) = (0, 0);
+        int fault = Record("GetDiskFreeSpace", rootPath);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        SimulatedVolume? volume = VolumeByRoot(rootPath);
+        if (volume is null)
+        {
+            return Win32.ErrorPathNotFound;
+        }
+
+        (sectorsPerCluster, bytesPerSector) = ((uint)(volume.ClusterSize / 512), 512);
+        return 0;
+    }
+
+    public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
+    {
+        handle = new SafeFileHandle(IntPtr.Zero, ownsHandle: false);
+        int fault = Record("CreateFile", path, creationDisposition == Win32.CreateNew ? "CreateNew" : "OpenExisting");
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        bool create = creationDisposition == Win32.CreateNew;
+        if (create && (File.Exists(path) || Directory.Exists(path)))
+        {
+            return Win32.ErrorFileExists;
+        }
+
+        try
+        {
+            FileAccess access = (desiredAccess & Win32.GenericWrite) != 0 ? FileAccess.ReadWrite : FileAccess.Read;
+            handle = File.OpenHandle(path, create ? FileMode.CreateNew : FileMode.Open, access, FileShare.ReadWrite | FileShare.Delete);
+        }
+        catch (FileNotFoundException)
+        {
+            return Win32.ErrorFileNotFound;
+        }
+        catch (DirectoryNotFoundException)
+        {
+            return Win32.ErrorPathNotFound;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return Win32.ErrorAccessDenied;
+        }
+        catch (IOException)
+        {
+            return Win32.ErrorSharingViolation;
+        }
+
+        string full = Path.GetFullPath(path);
+        _openPaths[handle] = full;
+        if (create)
+        {
+            _files[full] = new FileState { Integrity = VolumeOf(full)?.DefaultIntegrity ?? default };
+        }
+
+        return 0;
+    }
+
+    public int GetFileInformation(SafeFileHandle file, out Win32FileInformation information)
+    {
+        information = default;
+        string path = _openPaths[file];
+        int fault = Record("GetFileInformation", path);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        RealFileIds.Id id = RealFileIds.Read(path, followLinks: true) ?? throw new FileNotFoundException(path);
+        uint attributes = (uint)File.GetAttributes(path) & 0x27; // read-only, hidden, system, archive
+        if (State(path).Sparse)
+        {
+            attributes |= Win32.FileAttributeSparseFile;
+        }
+
+        information = new Win32FileInformation(attributes == 0 ? Win32.FileAttributeNormal : attributes, VolumeOf(path)?.Serial ?? 0, id.Inode, id.Links, RandomAccess.GetLength(file));
+        return 0;
+    }
+
+    public int GetFileId(SafeFileHandle file, out Win32FileId id)
+    {
+        id = default;
+        string path = _openPaths[file];
+        int fault = Record("GetFileId", path);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        RealFileIds.Id real = RealFileIds.Read(path, followLinks: true) ?? throw new FileNotFoundException(path);
+        id = new Win32FileId(real.Device, real.Inode, 0);
+        return 0;
+    }
+
+    public int GetFinalPathName(SafeFileHandle file, out string path)
+    {
+        path = string.Empty;
+        string opened = _openPaths[file];
+        int fault = Record("GetFinalPathName", opened);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        path = RealFileIds.FinalPath(opened);
+        return 0;
+    }
+
+    public int SetSparse(SafeFileHandle file, bool sparse)
+    {
+        string path = _openPaths[file];
+        int fault = Record("SetSparse", path, sparse.ToString());
+        if (fault == 0)
+        {
+            State(path).Sparse = sparse;
+        }
+
+        return fault;
+    }
+
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    {
+        information = default;
+        string path = _openPaths[file];
+        int fault = Record("GetIntegrityInformation", path);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if (VolumeOf(path)?.FileSystem != "ReFS")
+        {
+            return Win32.ErrorInvalidFunction; // only ReFS keeps integrity streams
+        }
+
+        information = State(path).Integrity;
+        return 0;
+    }
+
+    public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
+    {
+        string path = _openPaths[file];
+        int fault = Record("SetIntegrityInformation", path, $"{information.ChecksumAlgorithm}");
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if (VolumeOf(path)?.FileSystem != "ReFS")
+        {
+            return Win32.ErrorInvalidFunction;
+        }
+
+        if (RandomAccess.GetLength(file) != 0)
+        {
+            return Win32.ErrorInvalidParameter; // only while the file is empty
+        }
+
+        State(path).Integrity = information;
+        return 0;
+    }
+
+    public int SetEndOfFile(SafeFileHandle file, long length)
+    {
+        string path = _openPaths[file];
+        int fault = Record("SetEndOfFile", path, $"{length}");
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        SimulatedVolume? volume = VolumeOf(path);
+        if (!State(path).Sparse && volume is not null && length > volume.FreeBytes)
+        {
+            return Win32.ErrorDiskFull; // a non-sparse file gets real clusters for its whole length
+        }
+
+        RandomAccess.SetLength(file, length);
+        return 0;
+    }
+
+    public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
+    {
+        string from = _openPaths[source];
+        string to = _openPaths[destination];
+        int fault = Record("DuplicateExtents", to, $"{sourceOffset} {destinationOffset} {byteCount}");
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        SimulatedVolume? volume = VolumeOf(to);
+        if (volume is null || !ReferenceEquals(volume, VolumeOf(from)))
+        {
+            return Win32.ErrorNotSameDevice;
+        }
+
+        if (!volume.BlockRefcounting)
+        {
+            return Win32.ErrorNotSupported;
+        }
+
+        long cluster = volume.ClusterSize;
+        long destinationLength = RandomAccess.GetLength(destination);
+        long destinationClusters = (destinationLength + cluster - 1) / cluster * cluster;
+        bool aligned = sourceOffset % cluster == 0 && destinationOffset % cluster == 0 && byteCount % cluster == 0;
+        if (!aligned || byteCount <= 0 || byteCount >= FourGiB || destinationOffset + byteCount > destinationClusters)
+        {
+            return Win32.ErrorInvalidParameter;
+        }
+
+        if (State(from).Integrity != State(to).Integrity || (State(from).Sparse && !State(to).Sparse))
+        {
+            return Win32.ErrorInvalidParameter;
+        }
+
+        if (CopyData)
+        {
+            long sourceLength = RandomAccess.GetLength(source);
+            int count = (int)Math.Max(0, Math.Min(byteCount, Math.Min(sourceLength - sourceOffset, destinationLength - destinationOffset)));
+            var buffer = new byte[count];
+            int read = RandomAccess.Read(source, buffer, sourceOffset);
+            RandomAccess.Write(destination, buffer.AsSpan(0, read), destinationOffset);
+        }
+
+        return 0;
+    }
+
+    public int DeleteFile(string path)
+    {
+        int fault = Record("DeleteFile", path);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if (!File.Exists(path))
+        {
+            return Win32.ErrorFileNotFound;
+        }
+
+        File.Delete(path);
+        _files.Remove(Path.GetFullPath(path));
+        return 0;
+    }
+
+    public int CreateSymbolicLink(string linkPath, string targetPath, uint flags)
+    {
+        int fault = Record("CreateSymbolicLink", linkPath, $"{flags}");
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if ((flags & Win32.SymbolicLinkFlagAllowUnprivilegedCreate) != 0 && OsBuild < 14972)
+        {
+            return Win32.ErrorInvalidParameter; // Windows before build 14972 knows no such flag
+        }
+
+        File.CreateSymbolicLink(linkPath, targetPath);
+        return 0;
+    }
+
+    public int CreateHardLink(string linkPath, string existingPath)
+    {
+        int fault = Record("CreateHardLink", linkPath);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        Infrastructure.FileSystemOps.HardLink(linkPath, existingPath);
+        return 0;
+    }
+
+    private int Record(string name, string subject, string? details = null)
+    {
+        lock (Calls)
+        {
+            Calls.Add(details is null ? $"{name} {subject}" : $"{name} {subject} {details}");
+        }
+
+        return Fault(name, subject);
+    }
+
+    private FileState State(string path)
+    {
+        string full = Path.GetFullPath(path);
+        if (!_files.TryGetValue(full, out FileState? state))
+        {
+            _files[full] = state = new FileState { Integrity = VolumeOf(full)?.DefaultIntegrity ?? default };
+        }
+
+        return state;
+    }
+
+    private SimulatedVolume? VolumeOf(string fullPath) => _volumes
+        .Where(v => fullPath.StartsWith(v.MountPath, StringComparison.OrdinalIgnoreCase))
+        .OrderByDescending(v => v.MountPath.Length)
+        .FirstOrDefault();
+
+    private SimulatedVolume? VolumeByRoot(string root) => _volumes.FirstOrDefault(v =>
+        string.Equals(v.Name, root, StringComparison.OrdinalIgnoreCase) || v.MountPath.Equals(root, StringComparison.OrdinalIgnoreCase));
+
+    private sealed class FileState
+    {
+        public bool Sparse { get; set; }
+
+        public IntegrityInformation Integrity { get; set; }
+    }
+}
+
+/// <summary>One simulated volume: where it is mounted, its GUID name, what it can do, how much room it has.</summary>
+internal sealed class SimulatedVolume
+{
+    public SimulatedVolume(string mountPath, string? name, string fileSystem, bool blockRefcounting, long clusterSize, uint serial)
+    {
+        MountPath = mountPath;
+        Name = name;
+        FileSystem = fileSystem;
+        BlockRefcounting = blockRefcounting;
+        ClusterSize = clusterSize;
+        Serial = serial;
+    }
+
+    /// <summary>Where it is mounted, ending with a separator (C:\, C:\dev\, /tmp/x/).</summary>
+    public string MountPath { get; }
+
+    /// <summary>\\?\Volume{...}\, or null for a share.</summary>
+    public string? Name { get; }
+
+    public string FileSystem { get; }
+
+    public bool BlockRefcounting { get; }
+
+    public long ClusterSize { get; }
+
+    public uint Serial { get; }
+
+    /// <summary>Room for allocated (non-sparse) clusters.</summary>
+    public long FreeBytes { get; set; } = long.MaxValue;
+
+    /// <summary>The integrity setting a new file gets on this volume.</summary>
+    public IntegrityInformation DefaultIntegrity { get; set; }
+}
