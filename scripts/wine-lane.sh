@@ -40,7 +40,7 @@ set +e
 # Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
 "${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
   PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
-  timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" "$@" 2>&1 | tee /dev/stderr > "$log.out"
+  timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" "$@" 2>&1 | tee "$log.out" >&2
 status=${PIPESTATUS[0]}
 set -e
 

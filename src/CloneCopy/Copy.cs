@@ -16,6 +16,10 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
     private readonly CancellationTokenSource _cancellation = new();
     private bool? _useSymbolicLinks;
 
+    /// <summary>This call's project build, once asked (asking logs an event, so it is asked at most once per call).</summary>
+    private BuildStatistics.ProjectBuild? _projectBuild;
+    private bool _projectBuildAsked;
+
     /// <summary>MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*".</summary>
     public Copy()
         : base(CopyResources.Manager, CopyResources.HelpKeywordPrefix)
@@ -131,8 +135,7 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         }
 
         string line = "CloneCopy: " + statistics.Describe();
-        int? project = ProjectContext.Identify(BuildEngine, line);
-        BuildStatistics.ProjectBuild? build = project is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+        BuildStatistics.ProjectBuild? build = ProjectBuild(line);
         if (build is null)
         {
             TaskLog.Message(Log, MessageImportance.High, line);
@@ -145,9 +148,19 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
 
     /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
     private bool ClonesInsteadOfLinksInThisProject() =>
-        (UseHardlinksIfPossible || UseSymboliclinksIfPossible)
-        && ProjectContext.Identify(BuildEngine, "CloneCopy: links requested") is int id
-        && BuildStatistics.ForProject(BuildEngine, id)?.ClonesInsteadOfLinks == true;
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild("CloneCopy: links requested")?.ClonesInsteadOfLinks == true;
+
+    /// <summary>The statistics and settings of the project build this call runs in; null where the host cannot say.</summary>
+    private BuildStatistics.ProjectBuild? ProjectBuild(string message)
+    {
+        if (!_projectBuildAsked)
+        {
+            _projectBuildAsked = true;
+            _projectBuild = ProjectContext.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+        }
+
+        return _projectBuild;
+    }
 
     private CopyOptions CreateOptions(CopyEscapeHatches hatches, bool clonesInsteadOfLinks) => new(hatches)
     {

@@ -12,7 +12,8 @@ namespace CloneCopy;
 /// </summary>
 internal static class CopyMessageFormats
 {
-    private static readonly ConcurrentDictionary<string, string> Formats = new();
+    /// <summary>The formats of one UI language; replaced whole when the language changes (a reused node).</summary>
+    private static Formats s_formats = new(CultureInfo.CurrentUICulture);
 
     public static void LogCopyMessage(this TaskLoggingHelper log, MessageImportance importance, string resourceName, params object[] arguments)
     {
@@ -21,13 +22,28 @@ internal static class CopyMessageFormats
             return;
         }
 
-        string key = CultureInfo.CurrentUICulture.Name + "|" + resourceName;
-        if (!Formats.TryGetValue(key, out string? format))
+        Formats formats = s_formats;
+        CultureInfo culture = CultureInfo.CurrentUICulture;
+        if (!string.Equals(formats.Culture.Name, culture.Name, System.StringComparison.Ordinal))
+        {
+            s_formats = formats = new Formats(culture);
+        }
+
+        if (!formats.ByName.TryGetValue(resourceName, out string? format))
         {
             format = log.GetResourceMessage(resourceName);
-            Formats.TryAdd(key, format);
+            formats.ByName.TryAdd(resourceName, format);
         }
 
         log.LogMessage(importance, format, arguments);
+    }
+
+    private sealed class Formats
+    {
+        public Formats(CultureInfo culture) => Culture = culture;
+
+        public CultureInfo Culture { get; }
+
+        public ConcurrentDictionary<string, string> ByName { get; } = new();
     }
 }

@@ -32,13 +32,14 @@ internal sealed class CopyRetries
         _cancellation = cancellation;
     }
 
-    public PairOutcome Run(CopyPair pair, string destinationFull, Func<PairOutcome> attempt)
+    /// <summary>The attempts at one pair (no delegate: this runs once per file).</summary>
+    public PairOutcome Run(PairAttempt attempt, CopyPair pair, string sourceFull, string destinationFull)
     {
         for (int retries = 0; ; )
         {
             try
             {
-                return attempt();
+                return attempt.Run(pair, sourceFull, destinationFull);
             }
             catch (Exception e) when (IsIoRelated(e) && !IsFinal(e, pair))
             {

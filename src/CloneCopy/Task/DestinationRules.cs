@@ -19,10 +19,9 @@ internal static class DestinationRules
 
     public static void Prepare(TaskLoggingHelper log, CopyOptions options, string destinationSpec, string destinationFull, PathStatus status)
     {
-        var destination = new FileInfo(destinationFull);
-        if (!destination.Exists)
+        if (status.IsLink && !File.Exists(destinationFull))
         {
-            // Only a dangling link gets here: remove the link, or the write would create the file it points to.
+            // A dangling link: remove it, or the write would create the file it points to.
             if (!options.EscapeHatches.CopyWithoutDelete)
             {
                 DeleteQuietly(destinationFull);

@@ -53,7 +53,7 @@ internal sealed class PairCopier
                 return PairOutcome.Failed;
             }
 
-            return _retries.Run(pair, destinationFull, () => _attempt.Run(pair, sourceFull, destinationFull));
+            return _retries.Run(_attempt, pair, sourceFull, destinationFull);
         }
         catch (OperationCanceledException)
         {

@@ -46,9 +46,10 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         bool destinationTouched = false;
         try
         {
-            return TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken);
+            TryTransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cloneOnly: false, cancellationToken, out TransferResult result);
+            return result;
         }
-        catch (Exception e) when (e is not (OperationCanceledException or CloneNotPossibleException))
+        catch (Exception e) when (e is not OperationCanceledException)
         {
             return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched);
         }
@@ -57,11 +58,16 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     public bool TryCloneOnly(string sourcePath, string destinationPath, CancellationToken cancellationToken, out TransferResult result)
     {
         cancellationToken.ThrowIfCancellationRequested();
+        result = default;
+        if (KnownNotToClone(sourcePath, destinationPath))
+        {
+            return false; // decided without creating anything
+        }
+
         bool destinationTouched = false;
         try
         {
-            result = TransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cancellationToken, cloneOnly: true);
-            return true;
+            return TryTransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cloneOnly: true, cancellationToken, out result);
         }
         catch (Exception e) when (e is not OperationCanceledException)
         {
@@ -72,11 +78,30 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     }
 
     /// <summary>
+    /// Clone-only requests on a pair of filesystems already known not to clone (ext4, two mounts), or for an
+    /// empty source, are answered from the capability cache with two path lookups, before a destination is
+    /// created only to be removed again: with links asked for on such a volume, that is every file.
+    /// </summary>
+    private bool KnownNotToClone(string sourcePath, string destinationPath)
+    {
+        string? directory = System.IO.Path.GetDirectoryName(destinationPath);
+        if (directory is null
+            || LibC.Statx(LibC.AT_FDCWD, sourcePath, 0, LibC.STATX_BASIC_STATS, out LibC.StatxBuffer source) != 0
+            || LibC.Statx(LibC.AT_FDCWD, directory, 0, LibC.STATX_TYPE, out LibC.StatxBuffer folder) != 0)
+        {
+            return false; // let the attempt itself say what is wrong
+        }
+
+        return source.Size == 0 || _cache.IsKnownImpossible(new VolumePair(source.Device, folder.Device), out _);
+    }
+
+    /// <summary>
     /// Opens both files as .NET's File.Copy opens them (the source shared-locked, the destination read-write
     /// and exclusively locked before it is truncated, so a file another process holds is neither truncated
-    /// nor written), then clones or copies, then sets mode and times.
+    /// nor written), then clones or copies, then sets mode and times. With <paramref name="cloneOnly"/>, a
+    /// clone or nothing: false, with the new file removed, when the pair does not clone.
     /// </summary>
-    private TransferResult TransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, CancellationToken cancellationToken, bool cloneOnly = false)
+    private bool TryTransferOwnWay(string sourcePath, string destinationPath, ref bool destinationTouched, bool cloneOnly, CancellationToken cancellationToken, out TransferResult result)
     {
         int source = OpenOrThrow(sourcePath, LibC.O_RDONLY | LibC.O_CLOEXEC, 0);
         try
@@ -100,11 +125,23 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
                     throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
                 }
 
-                TransferResult result = cloneOnly
-                    ? CloneOnly(source, in sourceStat, destination, in destinationStat, destinationPath)
-                    : TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
+                if (cloneOnly)
+                {
+                    if (!TryCloneOnly(source, in sourceStat, destination, in destinationStat, destinationPath, out result))
+                    {
+                        LibC.Close(destination);
+                        destination = -1;
+                        LibC.Unlink(destinationPath);
+                        return false;
+                    }
+                }
+                else
+                {
+                    result = TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
+                }
+
                 CopyMetadata(destination, destinationPath, in sourceStat, in destinationStat);
-                return result;
+                return true;
             }
             catch
             {
@@ -159,17 +196,12 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         return new TransferResult(TransferMethod.Copied, reason, length);
     }
 
-    /// <summary>A clone or nothing: an empty file or a refusal throws <see cref="CloneNotPossibleException"/>, which removes the new file.</summary>
-    private TransferResult CloneOnly(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath)
+    /// <summary>A clone or nothing: false for an empty source or a refusal (cached as the copy path caches it).</summary>
+    private bool TryCloneOnly(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath, out TransferResult result)
     {
         long length = (long)sourceStat.Size;
-        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
-        if (length == 0 || TryClone(source, destination, destinationPath, volumes) != NotClonedReason.None)
-        {
-            throw new CloneNotPossibleException();
-        }
-
-        return TransferResult.Cloned(length);
+        result = TransferResult.Cloned(length);
+        return length != 0 && TryClone(source, destination, destinationPath, new VolumePair(sourceStat.Device, destinationStat.Device)) == NotClonedReason.None;
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
@@ -360,9 +392,5 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path);
         }
     }
-}
-/// <summary>No clone for this pair, in clone-only mode: the new file is removed on the way out.</summary>
-internal sealed class CloneNotPossibleException : Exception
-{
 }
 #endif
