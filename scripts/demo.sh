@@ -12,10 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 artifacts="$repo/artifacts"
+source scripts/lib/step.sh
 
-bash scripts/setup.sh
+step "setting up the machine" "run as root on Debian/Ubuntu (it installs xfsprogs, btrfs-progs, e2fsprogs), or install them yourself" \
+  bash scripts/setup.sh
 echo "== packing CloneCopy"
-dotnet pack src/CloneCopy -c Release -o "$artifacts/packages" -nologo -clp:ErrorsOnly >/dev/null
+step "packing CloneCopy" "check that 'dotnet --info' shows a .NET 10 SDK and that NuGet can reach its package source (the restore fetches everything the pack needs)" \
+  dotnet pack src/CloneCopy -c Release -o "$artifacts/packages" -nologo
 
 # Can the filesystem under artifacts/ clone? Ask it directly.
 mkdir -p "$artifacts"
@@ -30,8 +33,9 @@ elif [[ $(id -u) -eq 0 ]] && [[ -e /dev/loop-control ]]; then
   mountpoint -q "$work" && umount "$work"
   mkdir -p "$work"
   truncate -s 2G "$image"
-  mkfs.xfs -q -f -m reflink=1 "$image"
-  mount -o loop "$image" "$work"
+  step "making a reflink XFS" "install xfsprogs (apt-get install xfsprogs)" mkfs.xfs -q -f -m reflink=1 "$image"
+  step "loop-mounting the XFS image" "this needs root and loop devices (/dev/loop-control); without them run the demo on a filesystem that clones, or as a user to see the fallback" \
+    mount -o loop "$image" "$work"
   [[ -n "${KEEP:-}" ]] || trap 'cd "$repo"; umount "$work" && rm -f "$image"' EXIT
   echo "== $(stat -f -c %T "$artifacts") under $artifacts cannot clone: building on a reflink XFS loop-mounted at $work"
 else
@@ -50,13 +54,15 @@ export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume, so package 
 
 echo "== building the sample (3 projects: App -> LibA -> LibB -> Newtonsoft.Json, plus content files)"
 log="$work/build.log"
-(cd "$sample" && dotnet build Sample.slnx -v:n -nologo -m:1 >"$log" 2>&1) || { tail -50 "$log"; exit 1; }
+(cd "$sample" && dotnet build Sample.slnx -v:n -nologo -m:1 >"$log" 2>&1) || {
+  tail -50 "$log"; echo "!! building the sample failed; the whole log is $log (run with KEEP=1 to keep the mount)" >&2; exit 1; }
 
 echo "== what CloneCopy said (one line per project build)"
 grep -E '^ +CloneCopy: ' "$log" | sed -E 's/^ +/  /'
 
 echo "== publishing App: the copies publish makes get a line of their own"
-(cd "$sample" && dotnet publish src/App/App.csproj -v:n -nologo -m:1 -o "$work/published" >"$log" 2>&1) || { tail -50 "$log"; exit 1; }
+(cd "$sample" && dotnet publish src/App/App.csproj -v:n -nologo -m:1 -o "$work/published" >"$log" 2>&1) || {
+  tail -50 "$log"; echo "!! publishing the sample failed; the whole log is $log (run with KEEP=1 to keep the mount)" >&2; exit 1; }
 grep -E '^ +CloneCopy \(Publish\): ' "$log" | sed -E 's/^ +/  /'
 
 echo "== proof from the extent map (filefrag -v: 'shared' = same physical blocks as the source)"

@@ -16,8 +16,9 @@ dir=$1
 projects=${2:-20}
 runs=${3:-3}
 feed="$repo/artifacts/packages"
-dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly >/dev/null
-dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly >/dev/null
+source scripts/lib/step.sh
+step "packing CloneCopy" "read the errors above; the restore needs NuGet's package source" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
+step "building the benchmarks" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo
 
 work="$dir/links-compare"
 rm -rf "$work" && mkdir -p "$work"

@@ -21,7 +21,9 @@ if ! command -v wine >/dev/null 2>&1; then
 fi
 
 out=artifacts/wine/tests
-dotnet publish tests/CloneCopy.Tests.Windows -c Release -o "$out" -nologo -clp:ErrorsOnly >/dev/null
+source scripts/lib/step.sh
+step "building the Windows tests for win-x64" "read the errors above; the restore needs the win-x64 runtime pack from NuGet's package source" \
+  dotnet publish tests/CloneCopy.Tests.Windows -c Release -o "$out" -nologo
 # Wine maps a DLL only if the user may execute it (SEC_IMAGE asks for execute access).
 chmod -R a+rX "$out" && find "$out" -name '*.dll' -exec chmod a+x {} +
 
