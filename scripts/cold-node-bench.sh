@@ -14,7 +14,9 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 RUNS=${RUNS:-7}
 feed="$repo/artifacts/packages"
-dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly >/dev/null
+source scripts/lib/step.sh
+step "packing CloneCopy" "read the error above; the pack's restore needs NuGet's package source" \
+  dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
 export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.1f", a[(NR+1)/2]; else printf "%.1f", (a[NR/2]+a[NR/2+1])/2}'; }
@@ -49,7 +51,9 @@ $targets</Project>
 XML
   rm -rf "$dir/cold/sample" && cp -r samples/Repository "$dir/cold/sample"
   sed -i "s|../../artifacts/packages|$feed|" "$dir/cold/sample/NuGet.config"
-  (cd "$dir/cold/sample" && NUGET_PACKAGES="$dir/cold/nuget" dotnet restore Sample.slnx -v:q >/dev/null)
+  (cd "$dir/cold/sample" && NUGET_PACKAGES="$dir/cold/nuget" \
+    step "restoring the sample repository" "read the error above; the restore needs the packed feed ($feed) and NuGet's package source" \
+    dotnet restore Sample.slnx)
 }
 
 # measure DIR SHAPE: RUNS alternating pairs; prints "clonecopy_medians builtin_medians"

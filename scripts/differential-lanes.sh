@@ -20,7 +20,8 @@ fi
 
 source scripts/lib/xunit-summary.sh
 tests=tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll
-[[ -f "$tests" ]] || dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly >/dev/null
+source scripts/lib/step.sh
+[[ -f "$tests" ]] || step "building the tests" "read the error above" dotnet build tests/CloneCopy.Tests -c Release -nologo
 
 scratch=$(mktemp -d /tmp/clonecopy-lanes.XXXXXX)
 mounts=()

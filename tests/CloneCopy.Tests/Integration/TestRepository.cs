@@ -13,20 +13,14 @@ namespace CloneCopy.Tests.Integration;
 /// </summary>
 public sealed partial class TestRepository
 {
+    private readonly PackedSdk _sdk;
+
     public TestRepository(string root, PackedSdk sdk)
     {
         Root = root;
+        _sdk = sdk;
         Directory.CreateDirectory(root);
-        Write("NuGet.config", $"""
-            <?xml version="1.0" encoding="utf-8"?>
-            <configuration>
-              <packageSources>
-                <clear />
-                <add key="clonecopy" value="{sdk.Feed}" />
-                <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
-              </packageSources>
-            </configuration>
-            """);
+        WriteNuGetConfig(packageSourceMapping: null);
         // Stop MSBuild's upward search for these files at the repository's root.
         Write("Directory.Build.props", "<Project />");
         Write("Directory.Build.targets", "<Project />");
@@ -63,6 +57,31 @@ public sealed partial class TestRepository
             .Write("App/Program.cs", "System.Console.WriteLine(Lib.Class1.Name);");
 
     public string NuGetPackages => Path.Combine(Root, ".nuget-packages");
+
+    /// <summary>
+    /// NuGet.config with the packed feed ("clonecopy") and nuget.org after a &lt;clear /&gt;, as a repository
+    /// with its own NuGet set-up has it; <paramref name="packageSourceMapping"/> is the inside of a
+    /// &lt;packageSourceMapping&gt; element, or null for none.
+    /// </summary>
+    public TestRepository WriteNuGetConfig(string? packageSourceMapping)
+    {
+        string mapping = packageSourceMapping is null ? string.Empty : $"""
+              <packageSourceMapping>
+                {packageSourceMapping}
+              </packageSourceMapping>
+            """;
+        return Write("NuGet.config", $"""
+            <?xml version="1.0" encoding="utf-8"?>
+            <configuration>
+              <packageSources>
+                <clear />
+                <add key="clonecopy" value="{_sdk.Feed}" />
+                <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+              </packageSources>
+            {mapping}
+            </configuration>
+            """);
+    }
 
     public TestRepository Write(string relative, string content)
     {
