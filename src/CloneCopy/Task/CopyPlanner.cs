@@ -37,9 +37,12 @@ internal static class CopyPlanner
 
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
-            // No trimming: "dir/" has an empty name, so its files land directly in DestinationFolder, as in MSBuild.
-            string folderName = Path.GetFileName(sourceFolder.ItemSpec);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(Path.GetFullPath(sourceFolder.ItemSpec)))
+            // The folder's name is taken from its full path, as MSBuild takes it: "tree/." and "tree/sub/.." are
+            // both named "tree". No trimming: "dir/" keeps its separator and has an empty name, so its files land
+            // directly in DestinationFolder, as in MSBuild.
+            string folderFullPath = Path.GetFullPath(sourceFolder.ItemSpec);
+            string folderName = Path.GetFileName(folderFullPath);
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderFullPath))
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderName, relative)));
                 sourceFolder.CopyMetadataTo(destination);
