@@ -60,7 +60,12 @@ public sealed class CopyParameters
         }
 
         Set(task, nameof(UseHardlinksIfPossible), UseHardlinksIfPossible);
-        Set(task, nameof(UseSymboliclinksIfPossible), UseSymboliclinksIfPossible);
+        if (UseSymboliclinksIfPossible)
+        {
+            // Only when asked, as a project sets it: a task that was never given it takes its default from
+            // MSBuildUseSymboliclinksIfPossible (an explicit false would override the variable).
+            Set(task, nameof(UseSymboliclinksIfPossible), true);
+        }
         Set(task, nameof(ErrorIfLinkFails), ErrorIfLinkFails);
         Set(task, nameof(SkipUnchangedFiles), SkipUnchangedFiles);
         Set(task, nameof(OverwriteReadOnlyFiles), OverwriteReadOnlyFiles);

@@ -16,6 +16,9 @@ public sealed class CopyScenario
 
     public CopyParameters Parameters { get; }
 
+    /// <summary>True: the tree starts empty instead of as the standard tree (generated cases bring their own).</summary>
+    public bool StartsEmpty { get; init; }
+
     /// <summary>Changes to the standard tree before the copy.</summary>
     public Action<ScenarioTree>? Arrange { get; init; }
 
