@@ -37,6 +37,7 @@ public sealed class WindowsDifferentialTests : IDisposable
         (int first, int count) = Generated.GeneratedDifferential.SeedsFromEnvironment(100);
         Generated.GeneratedReport report = Generated.GeneratedDifferential.Run(first, count, Path.Combine(_directory, "generated"));
         TestContext.Current.SendDiagnosticMessage(report.ToString());
+        Console.Error.WriteLine(report.Summary); // for the lane log: what ran, and what was skipped
         Assert.True(report.Differences.Count == 0, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
     }

@@ -37,14 +37,11 @@ internal static class CopyPlanner
 
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
-            // The folder's name is taken from its full path, as MSBuild takes it: "tree/." and "tree/sub/.." are
-            // both named "tree". No trimming: "dir/" keeps its separator and has an empty name, so its files land
-            // directly in DestinationFolder, as in MSBuild.
-            string folderFullPath = Path.GetFullPath(sourceFolder.ItemSpec);
-            string folderName = Path.GetFileName(folderFullPath);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderFullPath))
+            // Named, and its files named, as MSBuild does (see SourceFolderPath).
+            var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec);
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath))
             {
-                var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderName, relative)));
+                var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));
                 sourceFolder.CopyMetadataTo(destination);
                 pairs.Add(new CopyPair(pairs.Count, sourceFolder, path, destination));
             }

@@ -30,6 +30,7 @@ public sealed class GeneratedDifferentialTests
         (int first, int count) = GeneratedDifferential.SeedsFromEnvironment(CasesInCi);
         GeneratedReport report = GeneratedDifferential.Run(first, count, _filesystems.NewDirectory(FilesystemKind.Ext4, "generated"));
         _output.WriteLine(report.ToString());
+        System.Console.Error.WriteLine(report.Summary); // for the lane logs: what ran, and what was skipped
         Assert.True(report.Differences.Count == 0, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
     }

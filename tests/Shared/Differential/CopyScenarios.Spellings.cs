@@ -18,6 +18,7 @@ public static partial class CopyScenarios
         // 1. MSBuild names a source folder after its normalized full path.
         yield return new("source folder spelled with a trailing dot", new CopyParameters { SourceFolders = ["sf/."], DestinationFolder = "out" }) { ExpectSuccess = true, ExpectErrorCodes = "" };
         yield return new("source folder spelled with dot-dot", new CopyParameters { SourceFolders = ["sf/sub/.."], DestinationFolder = "out" }) { ExpectSuccess = true, ExpectErrorCodes = "" };
+        yield return new("source folder spelled with a doubled separator", new CopyParameters { SourceFolders = ["sf//sub"], DestinationFolder = "out" }) { ExpectSuccess = true };
         yield return new("source folder spelled from inside with dot-dot", new CopyParameters { SourceFolders = ["./sf/other/../sub"], DestinationFolder = "out" }) { ExpectSuccess = true };
 
         // 2. A link to an ancestor is not entered; the real files are copied once.

@@ -57,8 +57,13 @@ public static class GeneratedDifferential
     private static Verdict Judge(GeneratedCase generated, string parent, out string difference)
     {
         CopyScenario scenario = generated.ToScenario();
-        if (Compare(scenario, Path.Combine(parent, $"self-{generated.Seed}"), () => new Microsoft.Build.Tasks.Copy()) is not null)
+        if (Compare(scenario, Path.Combine(parent, $"self-{generated.Seed}"), () => new Microsoft.Build.Tasks.Copy()) is string selfDifference)
         {
+            if (!string.IsNullOrEmpty(Environment.GetEnvironmentVariable("CLONECOPY_GEN_VERBOSE")))
+            {
+                Console.Error.WriteLine($"{generated.Describe()}{Environment.NewLine}MSBuild's Copy against itself:{Environment.NewLine}{selfDifference}");
+            }
+
             difference = string.Empty;
             return Verdict.BuiltInNotDeterministic;
         }
@@ -142,8 +147,12 @@ public sealed class GeneratedReport
 
     public List<string> Differences { get; } = [];
 
+    /// <summary>One line: the seeds, how many cases were the same, different, skipped.</summary>
+    public string Summary =>
+        $"generated cases: seeds {FirstSeed}..{FirstSeed + Count - 1}: {Same} same, {Differences.Count} different, {SkippedNondeterministic.Count} skipped (MSBuild's Copy not deterministic: seeds {string.Join(" ", SkippedNondeterministic)})";
+
     public override string ToString() =>
-        $"generated cases: seeds {FirstSeed}..{FirstSeed + Count - 1}: {Same} same, {Differences.Count} different, {SkippedNondeterministic.Count} skipped (MSBuild's Copy not deterministic: seeds {string.Join(" ", SkippedNondeterministic)})"
+        Summary
         + string.Concat(Differences.Select(d => Environment.NewLine + "--- shrunk to:" + Environment.NewLine + d))
         + (Differences.Count > 0 ? $"{Environment.NewLine}reproduce one: CLONECOPY_GEN_SEED=<seed> CLONECOPY_GEN_CASES=1 (see docs/fidelity.md)" : string.Empty);
 }
