@@ -130,10 +130,28 @@ public static class DifferentialRunner
     private static string DeepestFolders(string creations)
     {
         string[] folders = creations.Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries)
-            .Select(e => e[..e.LastIndexOf('"')]).Distinct().ToArray();
+            .Select(e => Normalized(e[..e.LastIndexOf('"')])).Distinct().ToArray();
         return string.Join(Environment.NewLine, folders
             .Where(f => !folders.Any(other => other.StartsWith(f + "/", StringComparison.Ordinal) || other.StartsWith(f + "\\", StringComparison.Ordinal)))
             .Order(StringComparer.Ordinal));
+    }
+
+    /// <summary>
+    /// The folder in a "Creating directory" text with its spelling normalized ("./out" is "out"): which of two
+    /// spellings of one folder a thread names first is the same race.
+    /// </summary>
+    private static string Normalized(string creation)
+    {
+        int quote = creation.IndexOf('"');
+        string folder = creation[(quote + 1)..];
+        if (quote < 0 || folder.Length == 0 || folder.StartsWith("<root>", StringComparison.Ordinal))
+        {
+            return creation;
+        }
+
+        string anchor = OperatingSystem.IsWindows() ? @"C:\n\" : "/n/";
+        string full = Path.GetFullPath(Path.Combine(anchor, folder));
+        return full.StartsWith(anchor, StringComparison.Ordinal) ? creation[..(quote + 1)] + full[anchor.Length..].TrimEnd('/', '\\') : creation;
     }
 
     /// <summary>Pins what the built-in task does, so the scenario keeps testing what its name says.</summary>
