@@ -10,7 +10,8 @@
 #                 uid 65534, each running the scenarios that variable changes (CLONECOPY_SCENARIOS) and
 #                 CLONECOPY_HATCH_CASES generated cases (default 40): MSBuild reads some of these once per
 #                 process, so only a process started with the variable shows its effect.
-# Every lane also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES pass through).
+# Every lane also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES pass through)
+# and prints their summary line on stderr.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
 # Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches]...   (all when none is named)
 set -euo pipefail
@@ -58,6 +59,7 @@ run() {
   status=$?
   set -e
   if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
+  grep -a '^generated cases' "$log" | sed "s/^/$label: /" >&2 || true
   xunit_line "$label" "$log" || { cat "$log" >&2; return 1; }
   return "$status"
 }

@@ -43,6 +43,9 @@ public sealed class CopyScenario
     /// </summary>
     public Action<ScenarioTree>? IntendedDifference { get; init; }
 
+    /// <summary>With <see cref="IntendedDifference"/>: the difference is that CloneCopy replaces a destination MSBuild writes through (not under MSBUILDCOPYWITHOUTDELETE=1).</summary>
+    public bool DifferenceReplacesDestination { get; init; }
+
     /// <summary>With <see cref="IntendedDifference"/>: the outputs and events differ too (MSBuild's Copy fails where CloneCopy does not), so only CloneCopy's documented behaviour is checked.</summary>
     public bool OutputsDiffer { get; init; }
 
