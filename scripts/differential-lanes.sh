@@ -58,7 +58,8 @@ run() {
   "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
   status=$?
   set -e
-  if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
+  # Each failure up to its stack trace (a generated case's shrunk description and difference are long).
+  if grep -aqE '\[FAIL\]' "$log"; then awk '/\[FAIL\]/{f=1} /Stack Trace:/{f=0} f' "$log" >&2 || true; fi
   grep -a '^generated cases' "$log" | sed "s/^/$label: /" >&2 || true
   xunit_line "$label" "$log" || { cat "$log" >&2; return 1; }
   return "$status"
