@@ -123,7 +123,7 @@ public static class DifferentialRunner
         CopyRunResult expectedOutputs = expected with { Events = string.Empty, DirectoryCreations = string.Empty };
         CopyRunResult actualOutputs = actual with { Events = string.Empty, DirectoryCreations = string.Empty };
         Assert.True(expectedOutputs == actualOutputs, $"outputs differ{Environment.NewLine}built-in:  {expectedOutputs}{Environment.NewLine}CloneCopy: {actualOutputs}{context}");
-        Assert.Equal(expected.Events, actual.Events);
+        Assert.True(expected.Events == actual.Events, $"events differ{Environment.NewLine}built-in:{Environment.NewLine}{expected.Events}{Environment.NewLine}CloneCopy:{Environment.NewLine}{actual.Events}{context}");
         AssertSameDirectoryCreations(expected.DirectoryCreations, actual.DirectoryCreations);
     }
 
