@@ -5,14 +5,20 @@
 #   waves         in a process started with MSBUILDDISABLEFEATURESFROMVERSION=18.7 (MSBuild reads change waves
 #                 once per process) and a German UI culture, as uid 65534, where "access denied" happens
 #                 and the retry rule that wave changes is exercised;
-#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534.
+#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534;
+#   hatches       one process per escape hatch of MSBuild's Copy and value users set (1, true, empty), as
+#                 uid 65534, each running the scenarios that variable changes (CLONECOPY_SCENARIOS) and
+#                 CLONECOPY_HATCH_CASES generated cases (default 40): MSBuild reads some of these once per
+#                 process, so only a process started with the variable shows its effect.
+# Every lane also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES pass through)
+# and prints their summary line on stderr.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry]...   (all when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged waves always-retry)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches)
 if [[ $(id -u) -ne 0 ]]; then
   echo "differential-lanes: needs root to mount the test filesystems" >&2
   exit 1
@@ -53,12 +59,15 @@ run() {
   "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
   status=$?
   set -e
-  if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
+  # Each failure up to its stack trace (a generated case's shrunk description and difference are long).
+  if grep -aqE '\[FAIL\]' "$log"; then awk '/\[FAIL\]/{f=1} /Stack Trace:/{f=0} f' "$log" >&2 || true; fi
+  grep -a '^generated cases' "$log" | sed "s/^/$label: /" >&2 || true
   xunit_line "$label" "$log" || { cat "$log" >&2; return 1; }
   return "$status"
 }
 
 common=(HOME="$scratch/home" DOTNET_CLI_HOME="$scratch/home" DOTNET_NOLOGO=1 PATH="$PATH" CI="${CI:-}"
+  ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES}
   CLONECOPY_TEST_EXT4="$scratch/ext4" CLONECOPY_TEST_XFS="$scratch/xfs" CLONECOPY_TEST_XFS2="$scratch/xfs" CLONECOPY_TEST_BTRFS="$scratch/xfs")
 status=0
 for lane in "${lanes[@]}"; do
@@ -73,6 +82,22 @@ for lane in "${lanes[@]}"; do
       run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as uid 65534" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
         MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
+    hatches)
+      # <variable> <scenarios it changes (a regular expression on scenario names)>
+      while read -r variable scenarios; do
+        for value in 1 true ""; do
+          run "differential with $variable='$value', as uid 65534" \
+            setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+            "$variable=$value" CLONECOPY_SCENARIOS="$scenarios" CLONECOPY_GEN_CASES="${CLONECOPY_HATCH_CASES:-40}" || status=1
+        done
+      done <<'HATCHES'
+MSBUILDCOPYWITHOUTDELETE hard-link|hard link|symbolic link to|dangling symbolic|read-only destination|overwrite a different destination|then the source changes$
+MSBUILDALWAYSRETRY read-only destination|always retry|destination parent is a file|destination folder is a file|not writable|not readable|held open
+MSBUILDALWAYSOVERWRITEREADONLYFILES read-only
+MSBuildUseSymboliclinksIfPossible symbolic link|hard link|one file to destination files|^source folder$|several files to a new nested folder|missing source among others
+MSBUILDCOPYTASKPARALLELISM twice|two sources|two spellings|duplicate|missing source|many files
+HATCHES
+      ;;
     *) echo "unknown lane $lane" >&2; exit 2 ;;
   esac
 done

@@ -3,7 +3,8 @@
 # against MSBuild's own Copy, the Windows clone path, the engine's decisions), built for win-x64 and run
 # under Wine. As root it runs them as an unprivileged user (uid 65534): root writes through read-only
 # attributes under Wine as it does on Linux, which would hide the read-only rules.
-# Prints one line: "wine (win-x64): N passed, N failed, N skipped". Arguments go to the xunit runner.
+# Prints one line: "wine (win-x64): N passed, N failed, N skipped". Arguments go to the xunit runner;
+# CLONECOPY_GEN_SEED, CLONECOPY_GEN_CASES, CLONECOPY_GEN_VERBOSE and CLONECOPY_SCENARIOS pass through.
 # Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
 # reports success and makes nothing. They run on Linux, and on Windows itself.
 set -euo pipefail
@@ -42,6 +43,8 @@ set +e
 # Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
 "${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
   PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
+  ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES} \
+  ${CLONECOPY_GEN_VERBOSE:+CLONECOPY_GEN_VERBOSE=$CLONECOPY_GEN_VERBOSE} ${CLONECOPY_SCENARIOS:+CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS} \
   timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" "$@" 2>&1 | tee "$log.out" >&2
 status=${PIPESTATUS[0]}
 set -e

@@ -31,8 +31,20 @@ internal static class FileLinks
 #endif
     }
 
+    /// <summary>
+    /// Returns false with the reason when the link could not be made. On Unix the reason is the errno number,
+    /// as MSBuild's Copy reports it (inside "The symlink() library call failed with the following error code").
+    /// </summary>
     public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error)
     {
+#if NET
+        if (!IsWindows)
+        {
+            bool made = Linux.LibC.Symlink(existingPath, newPath) == 0;
+            error = made ? string.Empty : Marshal.GetLastPInvokeError().ToString(System.Globalization.CultureInfo.InvariantCulture);
+            return made;
+        }
+#endif
         try
         {
 #if NET

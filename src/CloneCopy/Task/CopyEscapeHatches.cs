@@ -4,7 +4,10 @@ namespace CloneCopy;
 
 /// <summary>
 /// The environment variables MSBuild's Copy honours, read once per task invocation. Same names and
-/// meanings, so a build that relies on one behaves the same with CloneCopy.
+/// meanings, and the same test of each value as MSBuild's (Copy.cs and Traits.cs, 18.9), so a build that
+/// relies on one behaves the same with CloneCopy: MSBUILDALWAYSOVERWRITEREADONLYFILES, MSBUILDALWAYSRETRY
+/// and MSBuildUseSymboliclinksIfPossible count when present at all, even empty; MSBUILDCOPYWITHOUTDELETE
+/// only when it is exactly "1".
 /// </summary>
 internal sealed class CopyEscapeHatches
 {
@@ -19,7 +22,7 @@ internal sealed class CopyEscapeHatches
     public bool AlwaysRetry { get; private set; }
 
     /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible, read when a task is created.</summary>
-    public static bool UseSymbolicLinksByDefault => IsSet("MSBuildUseSymboliclinksIfPossible");
+    public static bool UseSymbolicLinksByDefault => IsPresent("MSBuildUseSymboliclinksIfPossible");
 
     /// <summary>MSBUILDCOPYWITHOUTDELETE: do not delete an existing destination before writing it.</summary>
     public bool CopyWithoutDelete { get; private set; }
@@ -29,16 +32,17 @@ internal sealed class CopyEscapeHatches
 
     public static CopyEscapeHatches FromEnvironment() => new()
     {
-        AlwaysOverwriteReadOnlyFiles = IsSet("MSBUILDALWAYSOVERWRITEREADONLYFILES"),
-        AlwaysRetry = IsSet("MSBUILDALWAYSRETRY"),
-        CopyWithoutDelete = IsSet("MSBUILDCOPYWITHOUTDELETE"),
+        AlwaysOverwriteReadOnlyFiles = IsPresent("MSBUILDALWAYSOVERWRITEREADONLYFILES"),
+        AlwaysRetry = IsPresent("MSBUILDALWAYSRETRY"),
+        CopyWithoutDelete = Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1",
         Parallelism = ReadParallelism(),
     };
 
     /// <summary>6 copy threads on machines with more than 4 logical cores, else 4: MSBuild's default.</summary>
     public static int DefaultParallelism => Environment.ProcessorCount > 4 ? 6 : 4;
 
-    private static bool IsSet(string name) => !string.IsNullOrEmpty(Environment.GetEnvironmentVariable(name));
+    /// <summary>Present with any value, "" included (a Unix process can be given an empty variable; Windows drops it).</summary>
+    private static bool IsPresent(string name) => Environment.GetEnvironmentVariable(name) is not null;
 
     private static int ReadParallelism()
     {

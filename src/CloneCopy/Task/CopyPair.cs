@@ -29,4 +29,12 @@ internal sealed class CopyPair
     public string? SourceFullPath { get; set; }
 
     public string? DestinationFullPath { get; set; }
+
+    /// <summary>
+    /// MSBuild's absolute paths of the items: the current directory joined to the spec, not normalized
+    /// ("./a.txt" stays apart from "a.txt"); MSBuild tells duplicates apart by these. Null for an empty spec.
+    /// </summary>
+    public string? SourceAbsolute { get; set; }
+
+    public string? DestinationAbsolute { get; set; }
 }

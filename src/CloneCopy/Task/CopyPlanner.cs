@@ -37,11 +37,11 @@ internal static class CopyPlanner
 
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
-            // No trimming: "dir/" has an empty name, so its files land directly in DestinationFolder, as in MSBuild.
-            string folderName = Path.GetFileName(sourceFolder.ItemSpec);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(Path.GetFullPath(sourceFolder.ItemSpec)))
+            // Named, and its files named, as MSBuild does (see SourceFolderPath).
+            var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec);
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath))
             {
-                var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderName, relative)));
+                var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));
                 sourceFolder.CopyMetadataTo(destination);
                 pairs.Add(new CopyPair(pairs.Count, sourceFolder, path, destination));
             }

@@ -6,9 +6,14 @@ using System.Threading;
 namespace CloneCopy;
 
 /// <summary>
-/// Runs the pairs, several destinations at once, while every pair for one destination runs in order on
-/// one thread: a later source for the same destination must win, as it does in MSBuild. Within such a
-/// group the same source twice in a row is copied once and reported twice.
+/// Runs the pairs the way MSBuild's Copy runs them, by its two loops. With more than one pair and
+/// parallelism other than 1 (its parallel loop): pairs are grouped by the destination as spelled, several
+/// groups run at once, each group in order on one thread (a later source for the same destination must win),
+/// and a pair whose source is spelled as the previous pair's of its group is not copied again but reported
+/// as copied, even when that previous copy failed. Otherwise (its single-threaded loop): every pair in input
+/// order, and a pair is skipped only when the last successful copy to its destination came from the same
+/// source. "Spelled" means MSBuild's absolute path of the item (the current directory joined to it, not
+/// normalized): "a.txt" and "./a.txt" are two sources, and both are copied.
 /// </summary>
 internal static class CopyScheduler
 {
@@ -25,13 +30,17 @@ internal static class CopyScheduler
     public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         var outcomes = new PairOutcome[pairs.Count];
-        List<List<CopyPair>> groups = GroupByDestination(pairs);
+        bool msbuildParallelLoop = parallelism != 1 && pairs.Count != 1;
+        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs) : [WithPaths(pairs)];
+        Action<List<CopyPair>> runGroup = msbuildParallelLoop
+            ? group => RunGroupSkippingRepeatedSource(group, outcomes, copy, cancellation)
+            : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, cancellation);
 
-        if (parallelism <= 1 || groups.Count <= 1)
+        if (groups.Count <= 1)
         {
             foreach (List<CopyPair> group in groups)
             {
-                RunGroup(group, outcomes, copy, cancellation);
+                runGroup(group);
             }
 
             return outcomes;
@@ -53,7 +62,7 @@ internal static class CopyScheduler
                 int done = 0;
                 for (int g = Interlocked.Increment(ref nextGroup); g < groups.Count; g = Interlocked.Increment(ref nextGroup))
                 {
-                    RunGroup(groups[g], outcomes, copy, cancellation);
+                    runGroup(groups[g]);
                     done++;
                     if (mayStartHelpers && helpersStarted == 0 && done >= GroupsBeforeDeciding
                         && clock.Elapsed.TotalMilliseconds * 1000 / done > SlowGroupMicroseconds && g + 1 < groups.Count)
@@ -95,9 +104,10 @@ internal static class CopyScheduler
         return outcomes;
     }
 
-    private static void RunGroup(List<CopyPair> group, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    /// <summary>MSBuild's parallel loop for one destination: a source spelled as the previous pair's is not copied again.</summary>
+    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
-        string? lastCopiedSource = null;
+        string? previousSource = null;
         foreach (CopyPair pair in group)
         {
             if (cancellation.IsCancellationRequested)
@@ -106,8 +116,39 @@ internal static class CopyScheduler
                 continue;
             }
 
-            string sourceKey = pair.SourceFullPath ?? pair.SourceSpec;
-            if (lastCopiedSource is not null && string.Equals(lastCopiedSource, sourceKey, PathComparison.Comparison))
+            if (pair.SourceAbsolute is null || pair.DestinationAbsolute is null)
+            {
+                // MSBuild reports the bad path and goes on without remembering this pair.
+                outcomes[pair.Index] = copy(pair);
+                continue;
+            }
+
+            outcomes[pair.Index] = previousSource is not null && PathComparison.Comparer.Equals(previousSource, pair.SourceAbsolute)
+                ? new PairOutcome(PairResult.Duplicate)
+                : copy(pair);
+            previousSource = pair.SourceAbsolute;
+        }
+    }
+
+    /// <summary>MSBuild's single-threaded loop: skipped only when the last successful copy to this destination came from this source.</summary>
+    private static void RunInOrderSkippingCopiedPairs(List<CopyPair> pairs, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    {
+        var copiedFrom = new Dictionary<string, string>(PathComparison.Comparer);
+        foreach (CopyPair pair in pairs)
+        {
+            if (cancellation.IsCancellationRequested)
+            {
+                outcomes[pair.Index] = PairOutcome.Failed;
+                continue;
+            }
+
+            if (pair.SourceAbsolute is null || pair.DestinationAbsolute is null)
+            {
+                outcomes[pair.Index] = copy(pair);
+                continue;
+            }
+
+            if (copiedFrom.TryGetValue(pair.DestinationAbsolute, out string? from) && string.Equals(from, pair.SourceAbsolute, StringComparison.Ordinal))
             {
                 outcomes[pair.Index] = new PairOutcome(PairResult.Duplicate);
                 continue;
@@ -115,23 +156,24 @@ internal static class CopyScheduler
 
             PairOutcome outcome = copy(pair);
             outcomes[pair.Index] = outcome;
-            lastCopiedSource = outcome.Succeeded ? sourceKey : null;
+            if (outcome.Succeeded)
+            {
+                copiedFrom[pair.DestinationAbsolute] = pair.SourceAbsolute;
+            }
         }
     }
 
-    private static List<List<CopyPair>> GroupByDestination(IReadOnlyList<CopyPair> pairs)
+    /// <summary>MSBuild's parallel loop groups by the destination item as spelled, compared as the OS compares paths.</summary>
+    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs)
     {
         var groups = new List<List<CopyPair>>();
         var byDestination = new Dictionary<string, List<CopyPair>>(PathComparison.Comparer);
-        foreach (CopyPair pair in pairs)
+        foreach (CopyPair pair in WithPaths(pairs))
         {
-            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec);
-            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec);
-            string key = pair.DestinationFullPath ?? pair.DestinationSpec;
-            if (!byDestination.TryGetValue(key, out List<CopyPair>? group))
+            if (!byDestination.TryGetValue(pair.DestinationSpec, out List<CopyPair>? group))
             {
                 group = [];
-                byDestination.Add(key, group);
+                byDestination.Add(pair.DestinationSpec, group);
                 groups.Add(group);
             }
 
@@ -139,6 +181,41 @@ internal static class CopyScheduler
         }
 
         return groups;
+    }
+
+    /// <summary>Computes each pair's paths once: the normalized full paths, and MSBuild's un-normalized absolute ones.</summary>
+    private static List<CopyPair> WithPaths(IReadOnlyList<CopyPair> pairs)
+    {
+        string currentDirectory = Environment.CurrentDirectory;
+        var all = new List<CopyPair>(pairs.Count);
+        foreach (CopyPair pair in pairs)
+        {
+            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec);
+            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec);
+            pair.SourceAbsolute = AbsoluteOrNull(currentDirectory, pair.SourceSpec);
+            pair.DestinationAbsolute = AbsoluteOrNull(currentDirectory, pair.DestinationSpec);
+            all.Add(pair);
+        }
+
+        return all;
+    }
+
+    /// <summary>The current directory joined to the spec, not normalized (MSBuild's AbsolutePath); null for an empty or invalid spec.</summary>
+    private static string? AbsoluteOrNull(string currentDirectory, string spec)
+    {
+        if (spec.Length == 0)
+        {
+            return null;
+        }
+
+        try
+        {
+            return Path.Combine(currentDirectory, spec);
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
     }
 
     /// <summary>A bad path (empty, invalid characters) is reported by the pair itself; here it only needs a key.</summary>

@@ -15,10 +15,13 @@ internal sealed class DirectoryCreator
     public DirectoryCreator(TaskLoggingHelper log) => _log = log;
 
     /// <param name="directorySpec">The directory part of the destination as the user wrote it (for the message).</param>
-    /// <param name="directoryFullPath">The same directory, full path (the cache key).</param>
-    public void Ensure(string directorySpec, string directoryFullPath)
+    /// <param name="directoryFullPath">
+    /// The same directory, full path (the cache key); null for a path without one, as a Windows device
+    /// (\\.\NUL): then, as in MSBuild, there is nothing to create.
+    /// </param>
+    public void Ensure(string directorySpec, string? directoryFullPath)
     {
-        if (directorySpec.Length == 0 || _known.ContainsKey(directoryFullPath))
+        if (directorySpec.Length == 0 || directoryFullPath is not { Length: > 0 } || _known.ContainsKey(directoryFullPath))
         {
             return;
         }

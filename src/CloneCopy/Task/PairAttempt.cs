@@ -49,7 +49,7 @@ internal sealed class PairAttempt
             return PairOutcome.Failed;
         }
 
-        PathStatus source = PathProbe.Get(sourceFull);
+        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceFull, PathProbe.Get(sourceFull));
         if (source.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
@@ -70,7 +70,7 @@ internal sealed class PairAttempt
             return new PairOutcome(PairResult.SamePath);
         }
 
-        _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)!);
+        _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull));
         if (destination.Exists)
         {
             DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);

@@ -66,12 +66,22 @@ internal sealed class PairCopier
         }
     }
 
+    /// <summary>
+    /// MSBuild's size-and-time test, in its order: the destination must be a file; then the last-write times
+    /// (a directory's own time for a directory, 1601-01-01 for nothing); then the lengths. Asking the length of
+    /// a source that is a directory (or nothing) throws "Could not find file", which MSBuild reports as MSB3021:
+    /// so a folder given as a source whose time a destination file happens to share fails that way here too.
+    /// </summary>
     private static bool IsUpToDate(string sourceSpec, string destinationSpec)
     {
-        var source = new FileInfo(sourceSpec);
         var destination = new FileInfo(destinationSpec);
-        return source.Exists && destination.Exists
-            && source.Length == destination.Length
-            && source.LastWriteTimeUtc == destination.LastWriteTimeUtc;
+        if (!destination.Exists)
+        {
+            return false;
+        }
+
+        var source = new FileInfo(sourceSpec);
+        DateTime sourceTime = source.Exists ? source.LastWriteTimeUtc : Directory.GetLastWriteTimeUtc(sourceSpec);
+        return sourceTime == destination.LastWriteTimeUtc && source.Length == destination.Length;
     }
 }

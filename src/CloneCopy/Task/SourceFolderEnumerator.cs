@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 using System.IO;
 
@@ -8,6 +9,9 @@ namespace CloneCopy;
 /// directory, its subdirectories' files first, subdirectories taken in reverse listing order, then the
 /// directory's own files in listing order). Keeping the order keeps DestinationFiles and CopiedFiles
 /// identical to the built-in task's. A folder that does not exist contributes nothing, as in MSBuild.
+/// Two more of MSBuild's enumeration rules (its FileMatcher): a directory that is a symbolic link to one of
+/// its own ancestors is not entered (a loop would otherwise be walked until paths grow too long), and a
+/// directory the user may not list contributes nothing instead of failing the copy.
 /// </summary>
 internal static class SourceFolderEnumerator
 {
@@ -27,7 +31,12 @@ internal static class SourceFolderEnumerator
 
     private static IEnumerable<(string Path, string Relative)> Walk(string directory, string relative)
     {
-        string[] subdirectories = Directory.GetDirectories(directory);
+        if (IsLinkToAncestor(directory))
+        {
+            yield break;
+        }
+
+        string[] subdirectories = Accessible(() => Directory.GetDirectories(directory));
         for (int i = subdirectories.Length - 1; i >= 0; i--)
         {
             string name = Path.GetFileName(subdirectories[i]);
@@ -37,9 +46,65 @@ internal static class SourceFolderEnumerator
             }
         }
 
-        foreach (string file in Directory.GetFiles(directory))
+        foreach (string file in Accessible(() => Directory.GetFiles(directory)))
         {
             yield return (file, Path.Combine(relative, Path.GetFileName(file)));
         }
     }
+
+    /// <summary>The listing, or nothing where the user may not read the directory (MSBuild skips it silently).</summary>
+    private static string[] Accessible(Func<string[]> list)
+    {
+        try
+        {
+            return list();
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or System.Security.SecurityException)
+        {
+            return [];
+        }
+    }
+
+    /// <summary>
+    /// True when the directory is a link whose final target contains it (MSBuild's test: the directory's path
+    /// starts with the target's path, compared as the OS compares paths). Links elsewhere are followed.
+    /// </summary>
+    private static bool IsLinkToAncestor(string directory)
+    {
+#if NET
+        FileSystemInfo? target;
+        try
+        {
+            target = Directory.ResolveLinkTarget(directory, returnFinalTarget: true);
+        }
+        catch (Exception e) when (e is IOException or ArgumentException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+
+        return target is not null && IsInside(directory, target.FullName);
+#else
+        // MSBuild on .NET Framework makes no such check either.
+        return false;
+#endif
+    }
+
+#if NET
+    private static bool IsInside(string child, string parent)
+    {
+        if (parent.Length == 0)
+        {
+            return true;
+        }
+
+        if (!child.StartsWith(parent, PathComparison.Comparison))
+        {
+            return false;
+        }
+
+        return IsSeparator(parent[parent.Length - 1]) || (child.Length > parent.Length && IsSeparator(child[parent.Length]));
+    }
+
+    private static bool IsSeparator(char c) => c == '/' || c == '\\';
+#endif
 }

@@ -60,7 +60,12 @@ public sealed class CopyParameters
         }
 
         Set(task, nameof(UseHardlinksIfPossible), UseHardlinksIfPossible);
-        Set(task, nameof(UseSymboliclinksIfPossible), UseSymboliclinksIfPossible);
+        if (UseSymboliclinksIfPossible)
+        {
+            // Only when asked, as a project sets it: a task that was never given it takes its default from
+            // MSBuildUseSymboliclinksIfPossible (an explicit false would override the variable).
+            Set(task, nameof(UseSymboliclinksIfPossible), true);
+        }
         Set(task, nameof(ErrorIfLinkFails), ErrorIfLinkFails);
         Set(task, nameof(SkipUnchangedFiles), SkipUnchangedFiles);
         Set(task, nameof(OverwriteReadOnlyFiles), OverwriteReadOnlyFiles);
@@ -111,8 +116,8 @@ public sealed record CopyRunResult(
         return new CopyRunResult(
             succeeded,
             (bool)type.GetProperty("WroteAtLeastOneFile")!.GetValue(task)!,
-            DescribeItems((ITaskItem[]?)type.GetProperty("DestinationFiles")!.GetValue(task)),
-            DescribeItems((ITaskItem[]?)type.GetProperty("CopiedFiles")!.GetValue(task)),
+            DescribeItems((ITaskItem[]?)type.GetProperty("DestinationFiles")!.GetValue(task)).Replace(root, "<root>", StringComparison.Ordinal),
+            DescribeItems((ITaskItem[]?)type.GetProperty("CopiedFiles")!.GetValue(task)).Replace(root, "<root>", StringComparison.Ordinal),
             string.Join(",", engine.Errors.Select(e => e.Code ?? "(none)").Order()),
             string.Join(",", engine.Warnings.Select(w => w.Code ?? "(none)").Order()),
             string.Join(Environment.NewLine, AllEvents(engine, root).Where(e => !IsDirectoryCreation(e)).Order(StringComparer.Ordinal)),

@@ -16,6 +16,9 @@ public sealed class CopyScenario
 
     public CopyParameters Parameters { get; }
 
+    /// <summary>True: the tree starts empty instead of as the standard tree (generated cases bring their own).</summary>
+    public bool StartsEmpty { get; init; }
+
     /// <summary>Changes to the standard tree before the copy.</summary>
     public Action<ScenarioTree>? Arrange { get; init; }
 
@@ -39,6 +42,9 @@ public sealed class CopyScenario
     /// and events are still compared.
     /// </summary>
     public Action<ScenarioTree>? IntendedDifference { get; init; }
+
+    /// <summary>With <see cref="IntendedDifference"/>: the difference is that CloneCopy replaces a destination MSBuild writes through (not under MSBUILDCOPYWITHOUTDELETE=1).</summary>
+    public bool DifferenceReplacesDestination { get; init; }
 
     /// <summary>With <see cref="IntendedDifference"/>: the outputs and events differ too (MSBuild's Copy fails where CloneCopy does not), so only CloneCopy's documented behaviour is checked.</summary>
     public bool OutputsDiffer { get; init; }

@@ -146,6 +146,7 @@ public static partial class CopyScenarios
         {
             UnixOnly = true,
             Arrange = t => t.HardLink("bin/pkg.dll", "cache/pkg.dll").ReadOnly("bin/pkg.dll"),
+            DifferenceReplacesDestination = true,
             // As root MSBuild's Copy writes the new bytes through the link into the cache; as another user it fails.
             IntendedDifference = t =>
             {

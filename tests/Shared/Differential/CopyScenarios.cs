@@ -14,10 +14,19 @@ public static partial class CopyScenarios
     /// <summary>The scenarios that mean something on the OS running the tests (Unix modes, Windows attributes).</summary>
     public static IReadOnlyList<CopyScenario> ForThisPlatform { get; } = All.Where(s => s.AppliesHere).ToList();
 
+    /// <summary>
+    /// The scenarios for this platform whose names match CLONECOPY_SCENARIOS (a regular expression), all when
+    /// it is unset: an environment lane runs only the scenarios its variable changes, a developer one scenario.
+    /// </summary>
+    public static IReadOnlyList<CopyScenario> Selected { get; } =
+        Environment.GetEnvironmentVariable("CLONECOPY_SCENARIOS") is { Length: > 0 } pattern
+            ? ForThisPlatform.Where(s => System.Text.RegularExpressions.Regex.IsMatch(s.Name, pattern)).ToList()
+            : ForThisPlatform;
+
     public static CopyScenario Named(string name) => All.Single(s => s.Name == name);
 
     private static IEnumerable<CopyScenario> Build() =>
-        Basics().Concat(AttributeMatrix()).Concat(ErrorClasses()).Concat(LinksAndFolders()).Concat(RetriesAndSwitches());
+        Basics().Concat(AttributeMatrix()).Concat(ErrorClasses()).Concat(LinksAndFolders()).Concat(RetriesAndSwitches()).Concat(Spellings());
 
     private static IEnumerable<CopyScenario> Basics()
     {

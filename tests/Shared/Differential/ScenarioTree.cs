@@ -34,6 +34,13 @@ public sealed class ScenarioTree
         return tree;
     }
 
+    /// <summary>A tree with nothing in it yet (the generator builds its own).</summary>
+    public static ScenarioTree CreateEmpty(string root)
+    {
+        System.IO.Directory.CreateDirectory(root);
+        return new ScenarioTree(root);
+    }
+
     public ScenarioTree File(string relative, int length, int seed, UnixFileMode? mode = null)
     {
         TestFiles.Write(Path.Combine(Root, relative), length, seed, mode);

@@ -87,6 +87,9 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Link(string existingPath, string newPath);
 
+    [LibraryImport(Library, EntryPoint = "symlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Symlink(string target, string linkPath);
+
     /// <summary>struct timespec on 64-bit Linux.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct Timespec

@@ -1,0 +1,37 @@
+using CloneCopy.Tests.Differential.Generated;
+using CloneCopy.Tests.Infrastructure;
+using Xunit;
+
+namespace CloneCopy.Tests.Differential;
+
+/// <summary>
+/// Generated cases (random trees and Copy invocations from fixed seeds) through MSBuild's Copy and
+/// CloneCopy's, on ext4, in every differential lane. CLONECOPY_GEN_SEED / CLONECOPY_GEN_CASES run others.
+/// </summary>
+[Collection(FilesystemCollection.Name)]
+[Trait("Lane", "Differential")]
+public sealed class GeneratedDifferentialTests
+{
+    /// <summary>Cases per lane in CI: well under a minute on a loaded two-core machine.</summary>
+    private const int CasesInCi = 150;
+
+    private readonly LoopFilesystems _filesystems;
+    private readonly ITestOutputHelper _output;
+
+    public GeneratedDifferentialTests(LoopFilesystems filesystems, ITestOutputHelper output)
+    {
+        _filesystems = filesystems;
+        _output = output;
+    }
+
+    [FilesystemFact]
+    public void Generated_cases_behave_like_MSBuilds_Copy()
+    {
+        (int first, int count) = GeneratedDifferential.SeedsFromEnvironment(CasesInCi);
+        GeneratedReport report = GeneratedDifferential.Run(first, count, _filesystems.NewDirectory(FilesystemKind.Ext4, "generated"));
+        _output.WriteLine(report.ToString());
+        System.Console.Error.WriteLine(report.Summary); // for the lane logs: what ran, and what was skipped
+        Assert.True(report.Differences.Count == 0, report.ToString());
+        Assert.True(report.Same > 0, report.ToString());
+    }
+}
