@@ -11,7 +11,7 @@ namespace CloneCopy;
 /// </summary>
 internal static class CopyPlanner
 {
-    public static List<CopyPair> Plan(ITaskItem[]? sourceFiles, ITaskItem[]? sourceFolders, ITaskItem? destinationFolder, ITaskItem[]? destinationFiles)
+    public static List<CopyPair> Plan(ITaskItem[]? sourceFiles, ITaskItem[]? sourceFolders, ITaskItem? destinationFolder, ITaskItem[]? destinationFiles, CopyEnvironment environment)
     {
         var pairs = new List<CopyPair>();
         sourceFiles ??= [];
@@ -39,7 +39,7 @@ internal static class CopyPlanner
         {
             // No trimming: "dir/" has an empty name, so its files land directly in DestinationFolder, as in MSBuild.
             string folderName = Path.GetFileName(sourceFolder.ItemSpec);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(Path.GetFullPath(sourceFolder.ItemSpec)))
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(environment.FullPathOf(sourceFolder.ItemSpec)))
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderName, relative)));
                 sourceFolder.CopyMetadataTo(destination);

@@ -22,10 +22,10 @@ internal static class CopyScheduler
     /// </summary>
     internal static double SlowGroupMicroseconds { get; set; } = 60;
 
-    public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         var outcomes = new PairOutcome[pairs.Count];
-        List<List<CopyPair>> groups = GroupByDestination(pairs);
+        List<List<CopyPair>> groups = GroupByDestination(pairs, environment);
 
         if (parallelism <= 1 || groups.Count <= 1)
         {
@@ -119,14 +119,14 @@ internal static class CopyScheduler
         }
     }
 
-    private static List<List<CopyPair>> GroupByDestination(IReadOnlyList<CopyPair> pairs)
+    private static List<List<CopyPair>> GroupByDestination(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
     {
         var groups = new List<List<CopyPair>>();
         var byDestination = new Dictionary<string, List<CopyPair>>(PathComparison.Comparer);
         foreach (CopyPair pair in pairs)
         {
-            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec);
-            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec);
+            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, environment);
+            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, environment);
             string key = pair.DestinationFullPath ?? pair.DestinationSpec;
             if (!byDestination.TryGetValue(key, out List<CopyPair>? group))
             {
@@ -142,11 +142,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>A bad path (empty, invalid characters) is reported by the pair itself; here it only needs a key.</summary>
-    private static string? FullPathOrNull(string spec)
+    private static string? FullPathOrNull(string spec, CopyEnvironment environment)
     {
         try
         {
-            return Path.GetFullPath(spec);
+            return environment.FullPathOf(spec);
         }
         catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException or System.Security.SecurityException)
         {

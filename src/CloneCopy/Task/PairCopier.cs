@@ -33,15 +33,15 @@ internal sealed class PairCopier
         string destinationSpec = pair.DestinationSpec;
         try
         {
-            if (_options.SkipUnchangedFiles && IsUpToDate(sourceSpec, destinationSpec))
+            // Computed once by the scheduler; recomputed here only to throw the proper error for a bad path.
+            string sourceFull = pair.SourceFullPath ?? _options.Environment.FullPathOf(sourceSpec);
+            string destinationFull = pair.DestinationFullPath ?? _options.Environment.FullPathOf(destinationSpec);
+            if (_options.SkipUnchangedFiles && IsUpToDate(sourceFull, destinationFull))
             {
                 _log.LogCopyMessage(MessageImportance.Low, CopyMessages.DidNotCopyBecauseOfFileMatch, sourceSpec, destinationSpec, "SkipUnchangedFiles", "true");
                 return new PairOutcome(PairResult.UpToDate);
             }
 
-            // Computed once by the scheduler; recomputed here only to throw the proper error for a bad path.
-            string sourceFull = pair.SourceFullPath ?? FullPath.Of(sourceSpec);
-            string destinationFull = pair.DestinationFullPath ?? FullPath.Of(destinationSpec);
             if (string.Equals(sourceFull, destinationFull, PathComparison.Comparison))
             {
                 return new PairOutcome(PairResult.SamePath);
@@ -66,10 +66,10 @@ internal sealed class PairCopier
         }
     }
 
-    private static bool IsUpToDate(string sourceSpec, string destinationSpec)
+    private static bool IsUpToDate(string sourceFull, string destinationFull)
     {
-        var source = new FileInfo(sourceSpec);
-        var destination = new FileInfo(destinationSpec);
+        var source = new FileInfo(sourceFull);
+        var destination = new FileInfo(destinationFull);
         return source.Exists && destination.Exists
             && source.Length == destination.Length
             && source.LastWriteTimeUtc == destination.LastWriteTimeUtc;
