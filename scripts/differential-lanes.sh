@@ -5,14 +5,17 @@
 #   waves         in a process started with MSBUILDDISABLEFEATURESFROMVERSION=18.7 (MSBuild reads change waves
 #                 once per process) and a German UI culture, as uid 65534, where "access denied" happens
 #                 and the retry rule that wave changes is exercised;
-#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534.
+#   always-retry  in a process started with MSBUILDALWAYSRETRY=1 and a Japanese UI culture, as uid 65534;
+#   multithreaded the suite with MSBuild's multithreaded semantics (-mt): each task gets a TaskEnvironment whose
+#                 project directory is not the process's current directory and whose environment alone holds
+#                 the scenario's escape hatches, as uid 65534.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry]...   (all when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|multithreaded]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged waves always-retry)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry multithreaded)
 if [[ $(id -u) -ne 0 ]]; then
   echo "differential-lanes: needs root to mount the test filesystems" >&2
   exit 1
@@ -44,12 +47,13 @@ mount_fs ext4 2G mkfs.ext4 -q -F
 mount_fs xfs 2G mkfs.xfs -q -f -m reflink=1
 mkdir -p "$scratch/home" && chown 65534:65534 "$scratch/home" && chmod 755 "$scratch"
 
-# run <label> <environment...>: the differential classes in a new process; prints the lane's line.
+# run <label> <environment...>: the differential classes (trait Lane=$trait) in a new process; prints the lane's line.
+trait=Differential
 run() {
   local label=$1; shift
   local log="$scratch/$label.log" status
   set +e
-  "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
+  "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=$trait" > "$log" 2>&1
   status=$?
   set -e
   if grep -aqE '\[FAIL\]' "$log"; then grep -aE '\[FAIL\]' -A12 "$log" >&2 || true; fi
@@ -72,6 +76,9 @@ for lane in "${lanes[@]}"; do
       run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as uid 65534" \
         setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
         MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
+    multithreaded)
+      trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as uid 65534" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
     *) echo "unknown lane $lane" >&2; exit 2 ;;
   esac
 done
