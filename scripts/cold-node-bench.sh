@@ -7,6 +7,7 @@
 #   bash scripts/cold-node-bench.sh DIR...      # one or more directories, each on the filesystem to measure
 #   RUNS=9 bash scripts/cold-node-bench.sh /mnt/xfs /mnt/ext4
 #   MT=1 bash scripts/cold-node-bench.sh /mnt/xfs   # also every shape under MSBuild's multithreaded mode (-mt)
+#   MT=only SHAPES=sample RUNS=9 bash scripts/cold-node-bench.sh /mnt/xfs   # only -mt, only the sample repository
 #
 # Shapes: the first Copy in a node (one call, 3 files); 20 calls of 3 files; one call of 2,000 files
 # shaped like bin/ folders; and the sample repository (samples/Repository) built whole.
@@ -76,17 +77,17 @@ measure() {
 
 echo "## Cold MSBuild nodes: the Copy task's total per build (ms), medians of $RUNS alternating runs"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`${MT:+MT=$MT }${SHAPES:+SHAPES=\"$SHAPES\" }RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
 echo
 echo "| filesystem | shape | CloneCopy | MSBuild's Copy | CloneCopy vs MSBuild | goal | |"
 echo "|---|---|---:|---:|---:|---|---|"
 modes=("")
-[[ -n ${MT:-} ]] && modes+=("-mt")
+case ${MT:-} in "") ;; only) modes=("-mt") ;; *) modes+=("-mt") ;; esac
 for dir in "$@"; do
   fsname=$(stat -f -c %T "$dir")
   setup "$dir"
   for mt in "${modes[@]}"; do
-  for shape in one twenty bin2000 sample; do
+  for shape in ${SHAPES:-one twenty bin2000 sample}; do
     samples[$shape.clonecopy]=""; samples[$shape.builtin]=""
     measure "$dir" "$shape" "$mt"
     cc=$(echo "${samples[$shape.clonecopy]}" | median); bi=$(echo "${samples[$shape.builtin]}" | median)
