@@ -52,6 +52,21 @@ public sealed class OlderMSBuildTests : IDisposable
         Assert.Contains("load failed: TypeLoadException: Could not load type 'Microsoft.Build.Framework.IMultiThreadableTask'", output);
     }
 
+    [Theory]
+    [InlineData("", "/tasks/net10.0/linux-x64/CloneCopy.dll")]
+    [InlineData("-p:_CloneCopyHostHasMultiThreadedApi=false", "/tasks/net8.0/CloneCopy.dll")]
+    public void Sdk_targets_gives_the_multithreaded_build_only_to_hosts_that_have_the_API(string verdict, string expected)
+    {
+        // This SDK's MSBuild (18.9) has the API; an older one is stood in for by overriding the verdict Sdk.targets
+        // draws from $(MSBuildVersion), which a build cannot change.
+        TestRepository repository = TestRepository.AppWithLibrary(Path.Combine(_directory, "repository"), _sdk);
+
+        var (code, output) = Dotnet.Run($"msbuild App/App.csproj -getProperty:_CloneCopyTaskAssembly {verdict}", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, output);
+        Assert.EndsWith(expected, output.Trim());
+    }
+
     public void Dispose() => Directory.Delete(_directory, recursive: true);
 
     private (int Code, string Output) RunHost(string taskAssembly, string destination)
