@@ -128,6 +128,20 @@ public sealed partial class MultiThreadedBuildTests
         Assert.DoesNotContain(SummaryLines(log), l => l.Project == "Other" && l.Line.Contains("in place of links", StringComparison.Ordinal));
     }
 
+    [FilesystemFact]
+    public void Publish_under_mt_has_its_own_line_for_the_project_it_publishes()
+    {
+        TestRepository repository = TestRepository.AppWithLibrary(_filesystems.NewDirectory(FilesystemKind.Xfs, "mt-publish"), _sdk);
+
+        var (code, log) = Dotnet.Run("publish App/App.csproj -mt -v:n -nologo -tl:off -o published", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, log);
+        Assert.Matches(@"CloneCopy \(Publish\): [1-9][0-9]* files? cloned \([0-9.]+ [KMGT]?B not written\).* \[App\]", log);
+        Assert.Equal(["App", "Lib"], SummaryLines(log).Select(l => l.Project).Order());
+        string publishedLib = Path.Combine(repository.Root, "published", "Lib.dll");
+        Assert.True(ExtentMap.Read(publishedLib).All(e => e.IsShared), $"{publishedLib} is not a clone");
+    }
+
     /// <summary>
     /// MSBuild logs "Launching task X ... in an external task host" (at -v:d) for every task it sends out of
     /// process under -mt. Some of the SDK's own tasks are sent there, which shows the message is visible; none
