@@ -10,15 +10,18 @@
 #                 uid 65534, each running the scenarios that variable changes (CLONECOPY_SCENARIOS) and
 #                 CLONECOPY_HATCH_CASES generated cases (default 40): MSBuild reads some of these once per
 #                 process, so only a process started with the variable shows its effect.
-# Every lane also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES pass through)
-# and prints their summary line on stderr.
+#   multithreaded the suite with MSBuild's multithreaded semantics (-mt): each task gets a TaskEnvironment whose
+#                 project directory is not the process's current directory and whose environment alone holds
+#                 the scenario's escape hatches, as uid 65534.
+# Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
+# pass through) and prints their summary line on stderr.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches]...   (all when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded)
 if [[ $(id -u) -ne 0 ]]; then
   echo "differential-lanes: needs root to mount the test filesystems" >&2
   exit 1
@@ -51,12 +54,13 @@ mount_fs ext4 2G mkfs.ext4 -q -F
 mount_fs xfs 2G mkfs.xfs -q -f -m reflink=1
 mkdir -p "$scratch/home" && chown 65534:65534 "$scratch/home" && chmod 755 "$scratch"
 
-# run <label> <environment...>: the differential classes in a new process; prints the lane's line.
+# run <label> <environment...>: the differential classes (trait Lane=$trait) in a new process; prints the lane's line.
+trait=Differential
 run() {
   local label=$1; shift
   local log="$scratch/$label.log" status
   set +e
-  "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=Differential" > "$log" 2>&1
+  "$@" dotnet "$tests" -noLogo -noColor -trait "Lane=$trait" > "$log" 2>&1
   status=$?
   set -e
   # Each failure up to its stack trace (a generated case's shrunk description and difference are long).
@@ -98,6 +102,9 @@ MSBuildUseSymboliclinksIfPossible symbolic link|hard link|one file to destinatio
 MSBUILDCOPYTASKPARALLELISM twice|two sources|two spellings|duplicate|missing source|many files
 HATCHES
       ;;
+    multithreaded)
+      trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as uid 65534" \
+        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
     *) echo "unknown lane $lane" >&2; exit 2 ;;
   esac
 done

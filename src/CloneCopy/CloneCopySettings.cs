@@ -1,4 +1,5 @@
 using System;
+using Microsoft.Build.Framework;
 
 namespace CloneCopy;
 
@@ -7,6 +8,10 @@ namespace CloneCopy;
 /// MSBuild's own targets, with MSBuild's parameters only). Runs first in each project build (Sdk.targets'
 /// InitialTargets), and only when a setting is on.
 /// </summary>
+#if CLONECOPY_MULTITHREADED
+// Runs in MSBuild's process under -mt, beside the Copy calls whose statistics it reads (see Copy.MultiThreaded.cs).
+[MSBuildMultiThreadableTask]
+#endif
 public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
 {
     /// <summary>$(CloneCopyClonesInsteadOfLinks): "true" to clone where MSBuild's targets ask for links and the pair can clone.</summary>

@@ -12,6 +12,10 @@ namespace CloneCopy;
 /// diagnostics that need the project's settings: a package cache on another volume (CLC004), and the CI
 /// guard CloneCopyRequireClones (CLC005; a value it does not know is CLC006).
 /// </summary>
+#if CLONECOPY_MULTITHREADED
+// Runs in MSBuild's process under -mt, beside the Copy calls whose statistics it reads (see Copy.MultiThreaded.cs).
+[MSBuildMultiThreadableTask]
+#endif
 public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 {
     private const string PackageCacheSaidKey = "CloneCopy.PackageCacheDiagnosticSaid";
@@ -39,7 +43,16 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 
         int? project = ProjectContext.Identify(BuildEngine, "CloneCopy: summarising this project's copies");
         ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(ProjectName ?? string.Empty) : null;
-        if (statistics is null || !statistics.DidAnything)
+        if (statistics is null)
+        {
+            // A host that does not say which project build a task runs in, or keeps nothing between tasks (a task
+            // host process): this project's Copy calls reported themselves, and the guard cannot count them.
+            // A CI that asked for the guard must hear that, not pass silently.
+            ReportGuardCouldNotRun(guard);
+            return !Log.HasLoggedErrors;
+        }
+
+        if (!statistics.DidAnything)
         {
             return true;
         }
@@ -59,6 +72,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
+        // $(NuGetPackageRoot) is absolute: the process's directory, which under -mt is no project's, plays no part.
         string root = Path.GetFullPath(NuGetPackageRoot);
         string? fromCache = statistics.CrossVolumeSourceDirectories().FirstOrDefault(d => d.StartsWith(root.TrimEnd('/', '\\'), PathComparison.Comparison));
         if (fromCache is null || !SayOncePerBuild(PackageCacheSaidKey))
@@ -85,6 +99,24 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
         else
         {
             TaskLog.Warning(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);
+        }
+    }
+
+    private void ReportGuardCouldNotRun(RequireClonesMode guard)
+    {
+        if (guard == RequireClonesMode.Off)
+        {
+            return;
+        }
+
+        string text = $"CloneCopy: CloneCopyRequireClones is set, but this build host does not let CloneCopy see what {(string.IsNullOrEmpty(ProjectName) ? "this project" : ProjectName)}'s Copy calls did (each reported itself), so the guard could not check that files were cloned.";
+        if (guard == RequireClonesMode.Error)
+        {
+            TaskLog.Error(Log, CloneCopyCodes.GuardCouldNotRun, text);
+        }
+        else
+        {
+            TaskLog.Warning(Log, CloneCopyCodes.GuardCouldNotRun, text);
         }
     }
 

@@ -11,7 +11,7 @@ namespace CloneCopy;
 /// A drop-in for MSBuild's Copy task that clones files on filesystems that can. Same parameters, outputs,
 /// defaults, validation, messages and codes; the bytes go through CloneCopy's transfer engine.
 /// </summary>
-public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
+public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
 {
     private readonly CancellationTokenSource _cancellation = new();
     private bool? _useSymbolicLinks;
@@ -84,18 +84,19 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
             return false;
         }
 
-        CopyEscapeHatches hatches = CopyEscapeHatches.FromEnvironment();
-        if (_useSymbolicLinks is null && CopyEscapeHatches.UseSymbolicLinksByDefault)
+        CopyEnvironment environment = CallEnvironment();
+        CopyEscapeHatches hatches = CopyEscapeHatches.FromEnvironment(environment);
+        if (_useSymbolicLinks is null && hatches.UseSymbolicLinksByDefault)
         {
             _useSymbolicLinks = true;
         }
 
-        List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles);
+        List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles, environment);
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches, ClonesInsteadOfLinksInThisProject()), Transfer, _cancellation.Token);
-        PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, copier.Copy, _cancellation.Token);
+        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject()), Transfer, _cancellation.Token);
+        PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, environment, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
         var statistics = new ProjectStatistics();
@@ -162,8 +163,9 @@ public sealed class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IInc
         return _projectBuild;
     }
 
-    private CopyOptions CreateOptions(CopyEscapeHatches hatches, bool clonesInsteadOfLinks) => new(hatches)
+    private CopyOptions CreateOptions(CopyEscapeHatches hatches, CopyEnvironment environment, bool clonesInsteadOfLinks) => new(hatches)
     {
+        Environment = environment,
         ClonesInsteadOfLinks = clonesInsteadOfLinks,
         Retries = Retries,
         RetryDelayMilliseconds = RetryDelayMilliseconds,

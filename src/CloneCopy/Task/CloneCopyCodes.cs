@@ -20,4 +20,7 @@ internal static class CloneCopyCodes
 
     /// <summary>A CloneCopy setting has a value CloneCopy does not know (CloneCopyRequireClones=eror). Error.</summary>
     public const string InvalidSetting = "CLC006";
+
+    /// <summary>CloneCopyRequireClones is set, but this host does not let the summary see its project's Copy calls, so the guard could not check them. Warning or error, as asked.</summary>
+    public const string GuardCouldNotRun = "CLC007";
 }

@@ -7,7 +7,8 @@ namespace CloneCopy;
 /// meanings, and the same test of each value as MSBuild's (Copy.cs and Traits.cs, 18.9), so a build that
 /// relies on one behaves the same with CloneCopy: MSBUILDALWAYSOVERWRITEREADONLYFILES, MSBUILDALWAYSRETRY
 /// and MSBuildUseSymboliclinksIfPossible count when present at all, even empty; MSBUILDCOPYWITHOUTDELETE
-/// only when it is exactly "1".
+/// only when it is exactly "1". Read where MSBuild's Copy reads them: those three from the task's environment
+/// (the project's TaskEnvironment under -mt), the other two from the process (MSBuild's process-wide Traits).
 /// </summary>
 internal sealed class CopyEscapeHatches
 {
@@ -21,8 +22,8 @@ internal sealed class CopyEscapeHatches
     /// <summary>MSBUILDALWAYSRETRY: retry even failures that are normally final (access denied on Windows).</summary>
     public bool AlwaysRetry { get; private set; }
 
-    /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible, read when a task is created.</summary>
-    public static bool UseSymbolicLinksByDefault => IsPresent("MSBuildUseSymboliclinksIfPossible");
+    /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible when the project does not set it.</summary>
+    public bool UseSymbolicLinksByDefault { get; private set; }
 
     /// <summary>MSBUILDCOPYWITHOUTDELETE: do not delete an existing destination before writing it.</summary>
     public bool CopyWithoutDelete { get; private set; }
@@ -30,11 +31,12 @@ internal sealed class CopyEscapeHatches
     /// <summary>MSBUILDCOPYTASKPARALLELISM: 1 runs every copy on the calling thread; unset means the default.</summary>
     public int Parallelism { get; private set; }
 
-    public static CopyEscapeHatches FromEnvironment() => new()
+    public static CopyEscapeHatches FromEnvironment(CopyEnvironment task) => new()
     {
-        AlwaysOverwriteReadOnlyFiles = IsPresent("MSBUILDALWAYSOVERWRITEREADONLYFILES"),
-        AlwaysRetry = IsPresent("MSBUILDALWAYSRETRY"),
-        CopyWithoutDelete = Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1",
+        AlwaysOverwriteReadOnlyFiles = IsPresent("MSBUILDALWAYSOVERWRITEREADONLYFILES", task),
+        AlwaysRetry = IsPresent("MSBUILDALWAYSRETRY", task),
+        UseSymbolicLinksByDefault = IsPresent("MSBuildUseSymboliclinksIfPossible", task),
+        CopyWithoutDelete = CopyEnvironment.Process.Variable("MSBUILDCOPYWITHOUTDELETE") == "1",
         Parallelism = ReadParallelism(),
     };
 
@@ -42,7 +44,7 @@ internal sealed class CopyEscapeHatches
     public static int DefaultParallelism => Environment.ProcessorCount > 4 ? 6 : 4;
 
     /// <summary>Present with any value, "" included (a Unix process can be given an empty variable; Windows drops it).</summary>
-    private static bool IsPresent(string name) => Environment.GetEnvironmentVariable(name) is not null;
+    private static bool IsPresent(string name, CopyEnvironment environment) => environment.Variable(name) is not null;
 
     private static int ReadParallelism()
     {

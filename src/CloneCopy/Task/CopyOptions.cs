@@ -28,4 +28,7 @@ internal sealed class CopyOptions
     public string? DestinationFolder { get; init; }
 
     public CopyEscapeHatches EscapeHatches { get; }
+
+    /// <summary>Where relative item specs are resolved: the process's directory, or the project's under -mt.</summary>
+    public CopyEnvironment Environment { get; init; } = CopyEnvironment.Process;
 }

@@ -11,7 +11,7 @@ namespace CloneCopy;
 /// </summary>
 internal static class CopyPlanner
 {
-    public static List<CopyPair> Plan(ITaskItem[]? sourceFiles, ITaskItem[]? sourceFolders, ITaskItem? destinationFolder, ITaskItem[]? destinationFiles)
+    public static List<CopyPair> Plan(ITaskItem[]? sourceFiles, ITaskItem[]? sourceFolders, ITaskItem? destinationFolder, ITaskItem[]? destinationFiles, CopyEnvironment environment)
     {
         var pairs = new List<CopyPair>();
         sourceFiles ??= [];
@@ -38,7 +38,7 @@ internal static class CopyPlanner
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
             // Named, and its files named, as MSBuild does (see SourceFolderPath).
-            var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec);
+            var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec, environment);
             foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath))
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));

@@ -100,7 +100,7 @@ internal sealed class CopyRetries
         }
 
         // DestinationFolder cannot be created because a file is in its place: no retry will help.
-        return e is not UnauthorizedAccessException && _options.DestinationFolder is not null && File.Exists(_options.DestinationFolder);
+        return e is not UnauthorizedAccessException && _options.DestinationFolder is not null && File.Exists(_options.Environment.FullPathOf(_options.DestinationFolder));
     }
 
     private void AlwaysRetryDiagnostic(string message, params object[] arguments)

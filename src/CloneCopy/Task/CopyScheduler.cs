@@ -27,11 +27,11 @@ internal static class CopyScheduler
     /// </summary>
     internal static double SlowGroupMicroseconds { get; set; } = 60;
 
-    public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         var outcomes = new PairOutcome[pairs.Count];
         bool msbuildParallelLoop = parallelism != 1 && pairs.Count != 1;
-        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs) : [WithPaths(pairs)];
+        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs, environment) : [WithPaths(pairs, environment)];
         Action<List<CopyPair>> runGroup = msbuildParallelLoop
             ? group => RunGroupSkippingRepeatedSource(group, outcomes, copy, cancellation)
             : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, cancellation);
@@ -164,11 +164,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>MSBuild's parallel loop groups by the destination item as spelled, compared as the OS compares paths.</summary>
-    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs)
+    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
     {
         var groups = new List<List<CopyPair>>();
         var byDestination = new Dictionary<string, List<CopyPair>>(PathComparison.Comparer);
-        foreach (CopyPair pair in WithPaths(pairs))
+        foreach (CopyPair pair in WithPaths(pairs, environment))
         {
             if (!byDestination.TryGetValue(pair.DestinationSpec, out List<CopyPair>? group))
             {
@@ -184,24 +184,23 @@ internal static class CopyScheduler
     }
 
     /// <summary>Computes each pair's paths once: the normalized full paths, and MSBuild's un-normalized absolute ones.</summary>
-    private static List<CopyPair> WithPaths(IReadOnlyList<CopyPair> pairs)
+    private static List<CopyPair> WithPaths(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
     {
-        string currentDirectory = Environment.CurrentDirectory;
         var all = new List<CopyPair>(pairs.Count);
         foreach (CopyPair pair in pairs)
         {
-            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec);
-            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec);
-            pair.SourceAbsolute = AbsoluteOrNull(currentDirectory, pair.SourceSpec);
-            pair.DestinationAbsolute = AbsoluteOrNull(currentDirectory, pair.DestinationSpec);
+            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, environment);
+            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, environment);
+            pair.SourceAbsolute = AbsoluteOrNull(pair.SourceSpec, environment);
+            pair.DestinationAbsolute = AbsoluteOrNull(pair.DestinationSpec, environment);
             all.Add(pair);
         }
 
         return all;
     }
 
-    /// <summary>The current directory joined to the spec, not normalized (MSBuild's AbsolutePath); null for an empty or invalid spec.</summary>
-    private static string? AbsoluteOrNull(string currentDirectory, string spec)
+    /// <summary>The project directory joined to the spec, not normalized (MSBuild's AbsolutePath); null for an empty or invalid spec.</summary>
+    private static string? AbsoluteOrNull(string spec, CopyEnvironment environment)
     {
         if (spec.Length == 0)
         {
@@ -210,7 +209,7 @@ internal static class CopyScheduler
 
         try
         {
-            return Path.Combine(currentDirectory, spec);
+            return environment.AbsolutePathOf(spec);
         }
         catch (ArgumentException)
         {
@@ -219,11 +218,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>A bad path (empty, invalid characters) is reported by the pair itself; here it only needs a key.</summary>
-    private static string? FullPathOrNull(string spec)
+    private static string? FullPathOrNull(string spec, CopyEnvironment environment)
     {
         try
         {
-            return Path.GetFullPath(spec);
+            return environment.FullPathOf(spec);
         }
         catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException or System.Security.SecurityException)
         {

@@ -33,15 +33,18 @@ internal sealed class PairCopier
         string destinationSpec = pair.DestinationSpec;
         try
         {
-            if (_options.SkipUnchangedFiles && IsUpToDate(sourceSpec, destinationSpec))
+            // MSBuild's order: the up-to-date test first, on the spec joined to the project directory (an invalid
+            // spec throws there, as in MSBuild).
+            if (_options.SkipUnchangedFiles && IsUpToDate(_options.Environment.ForFileInfo(sourceSpec), _options.Environment.ForFileInfo(destinationSpec)))
             {
                 _log.LogCopyMessage(MessageImportance.Low, CopyMessages.DidNotCopyBecauseOfFileMatch, sourceSpec, destinationSpec, "SkipUnchangedFiles", "true");
                 return new PairOutcome(PairResult.UpToDate);
             }
 
             // Computed once by the scheduler; recomputed here only to throw the proper error for a bad path.
-            string sourceFull = pair.SourceFullPath ?? FullPath.Of(sourceSpec);
-            string destinationFull = pair.DestinationFullPath ?? FullPath.Of(destinationSpec);
+            string sourceFull = pair.SourceFullPath ?? _options.Environment.FullPathOf(sourceSpec);
+            string destinationFull = pair.DestinationFullPath ?? _options.Environment.FullPathOf(destinationSpec);
+
             if (string.Equals(sourceFull, destinationFull, PathComparison.Comparison))
             {
                 return new PairOutcome(PairResult.SamePath);
@@ -72,16 +75,16 @@ internal sealed class PairCopier
     /// a source that is a directory (or nothing) throws "Could not find file", which MSBuild reports as MSB3021:
     /// so a folder given as a source whose time a destination file happens to share fails that way here too.
     /// </summary>
-    private static bool IsUpToDate(string sourceSpec, string destinationSpec)
+    private static bool IsUpToDate(string sourcePath, string destinationPath)
     {
-        var destination = new FileInfo(destinationSpec);
+        var destination = new FileInfo(destinationPath);
         if (!destination.Exists)
         {
             return false;
         }
 
-        var source = new FileInfo(sourceSpec);
-        DateTime sourceTime = source.Exists ? source.LastWriteTimeUtc : Directory.GetLastWriteTimeUtc(sourceSpec);
+        var source = new FileInfo(sourcePath);
+        DateTime sourceTime = source.Exists ? source.LastWriteTimeUtc : Directory.GetLastWriteTimeUtc(sourcePath);
         return sourceTime == destination.LastWriteTimeUtc && source.Length == destination.Length;
     }
 }

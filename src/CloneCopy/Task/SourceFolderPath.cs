@@ -33,9 +33,9 @@ internal sealed class SourceFolderPath
     /// <summary>The normalized path, where the enumeration starts.</summary>
     public string FullPath { get; }
 
-    public static SourceFolderPath Of(string itemSpec)
+    public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment)
     {
-        string joined = Path.Combine(Environment.CurrentDirectory, itemSpec);
+        string joined = environment.AbsolutePathOf(itemSpec);
         bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.IndexOf(IsWindows ? '/' : '\\') >= 0;
         return new SourceFolderPath(normalize ? FixSeparators(Path.GetFullPath(joined)) : joined);
     }

@@ -27,11 +27,17 @@ public static class DifferentialRunner
         || Environment.GetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM") == "1"
         || !string.IsNullOrEmpty(Environment.GetEnvironmentVariable("MSBUILDDISABLEFEATURESFROMVERSION"));
 
-    public static void AssertSameBehaviour(CopyScenario scenario, string parent) =>
-        AssertSameBehaviour(scenario, parent, () => new CloneCopy.Copy());
+    public static void AssertSameBehaviour(CopyScenario scenario, string parent, bool multiThreaded = false) =>
+        AssertSameBehaviour(scenario, parent, () => new CloneCopy.Copy(), multiThreaded);
 
     /// <param name="candidate">The task held to MSBuild's Copy: CloneCopy's, or MSBuild's own again (is it deterministic here?).</param>
-    public static void AssertSameBehaviour(CopyScenario scenario, string parent, Func<ITask> candidate)
+    /// <param name="multiThreaded">
+    /// MSBuild's multithreaded mode (-mt): each task gets a TaskEnvironment whose project directory is the
+    /// scenario's tree while the process's current directory is an empty folder elsewhere, and whose environment
+    /// alone holds the scenario's variables (the process's does not). A task that resolved a relative spec against
+    /// the process's directory, or read an escape hatch from the process, would behave differently from MSBuild's.
+    /// </param>
+    public static void AssertSameBehaviour(CopyScenario scenario, string parent, Func<ITask> candidate, bool multiThreaded = false)
     {
         string builtInRoot = Path.Combine(parent, "builtin");
         string cloneCopyRoot = Path.Combine(parent, "clonecopy");
@@ -41,8 +47,8 @@ public static class DifferentialRunner
         scenario.Arrange?.Invoke(builtInTree);
         scenario.Arrange?.Invoke(cloneCopyTree);
 
-        CopyRunResult expected = Run(scenario, scenario.Parameters, builtInTree, new Microsoft.Build.Tasks.Copy(), out string builtInLog);
-        CopyRunResult actual = Run(scenario, scenario.Parameters, cloneCopyTree, candidate(), out string cloneCopyLog);
+        CopyRunResult expected = Run(scenario, scenario.Parameters, builtInTree, new Microsoft.Build.Tasks.Copy(), multiThreaded, out string builtInLog);
+        CopyRunResult actual = Run(scenario, scenario.Parameters, cloneCopyTree, candidate(), multiThreaded, out string cloneCopyLog);
         if (scenario.OutputsDiffer && IntendedDifferenceHolds(scenario))
         {
             Assert.True(actual.Succeeded, $"CloneCopy failed where its documented behaviour succeeds{Environment.NewLine}{cloneCopyLog}");
@@ -58,8 +64,8 @@ public static class DifferentialRunner
         {
             scenario.BetweenRuns?.Invoke(builtInTree);
             scenario.BetweenRuns?.Invoke(cloneCopyTree);
-            CopyRunResult expectedSecond = Run(scenario, second, builtInTree, new Microsoft.Build.Tasks.Copy(), out string builtInSecondLog);
-            CopyRunResult actualSecond = Run(scenario, second, cloneCopyTree, candidate(), out string cloneCopySecondLog);
+            CopyRunResult expectedSecond = Run(scenario, second, builtInTree, new Microsoft.Build.Tasks.Copy(), multiThreaded, out string builtInSecondLog);
+            CopyRunResult actualSecond = Run(scenario, second, cloneCopyTree, candidate(), multiThreaded, out string cloneCopySecondLog);
             AssertSame(expectedSecond, actualSecond, builtInSecondLog, cloneCopySecondLog);
             AssertSameTrees(scenario, builtInTree, cloneCopyTree);
             expected = expectedSecond; // the pins below speak of the last run
@@ -188,7 +194,7 @@ public static class DifferentialRunner
         }
     }
 
-    private static CopyRunResult Run(CopyScenario scenario, CopyParameters parameters, ScenarioTree tree, ITask task, out string log)
+    private static CopyRunResult Run(CopyScenario scenario, CopyParameters parameters, ScenarioTree tree, ITask task, bool multiThreaded, out string log)
     {
         string root = tree.Root;
         var engine = new TestBuildEngine();
@@ -197,12 +203,21 @@ public static class DifferentialRunner
         var previousEnvironment = scenario.Environment.Keys.ToDictionary(k => k, Environment.GetEnvironmentVariable);
         try
         {
-            foreach (var (name, value) in scenario.Environment)
+            if (multiThreaded)
             {
-                Environment.SetEnvironmentVariable(name, value);
+                ((IMultiThreadableTask)task).TaskEnvironment = MultiThreadedEnvironment.For(root, scenario.Environment);
+                Environment.CurrentDirectory = MultiThreadedEnvironment.ElsewhereThan(root);
+            }
+            else
+            {
+                foreach (var (name, value) in scenario.Environment)
+                {
+                    Environment.SetEnvironmentVariable(name, value);
+                }
+
+                Environment.CurrentDirectory = root;
             }
 
-            Environment.CurrentDirectory = root;
             parameters.ApplyTo(task);
             bool succeeded;
             using (scenario.WhileCopying?.Invoke(tree))

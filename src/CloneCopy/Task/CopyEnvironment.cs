@@ -1,0 +1,38 @@
+using System;
+
+namespace CloneCopy;
+
+/// <summary>
+/// Where one Copy call resolves relative item specs and reads MSBuild's escape hatches. In a build process of
+/// its own per node (no -mt), the process's current directory is the project's and its environment is the
+/// build's. Under MSBuild's multithreaded mode, projects share one process, so the project's directory and
+/// environment come from the TaskEnvironment MSBuild hands the task (see MultiThreaded/).
+/// </summary>
+internal class CopyEnvironment
+{
+    /// <summary>The process: its current directory and its environment variables.</summary>
+    public static readonly CopyEnvironment Process = new();
+
+    /// <summary>The full, normalised path of an item spec; an empty spec fails as MSBuild's Copy fails (MSB3021's text).</summary>
+    public string FullPathOf(string spec)
+    {
+        FullPath.ThrowIfEmpty(spec);
+        return Resolve(spec);
+    }
+
+    /// <summary>The spec joined to the project directory, not normalised (MSBuild's AbsolutePath): "a/../b" stays.</summary>
+    public string AbsolutePathOf(string spec) => Join(spec);
+
+    /// <summary>
+    /// A spec as FileInfo should be given it: relative ones joined to the project directory; an empty one as it
+    /// is, so that FileInfo throws what it throws for it in MSBuild's Copy.
+    /// </summary>
+    public string ForFileInfo(string spec) => spec.Length == 0 ? spec : Join(spec);
+
+    /// <summary>An environment variable as the task should see it, or null.</summary>
+    public virtual string? Variable(string name) => Environment.GetEnvironmentVariable(name);
+
+    protected virtual string Resolve(string spec) => System.IO.Path.GetFullPath(spec);
+
+    protected virtual string Join(string spec) => System.IO.Path.Combine(Environment.CurrentDirectory, spec);
+}

@@ -1,0 +1,81 @@
+using System;
+using System.IO;
+using System.IO.Compression;
+using CloneCopy.Tests.Infrastructure;
+using Xunit;
+
+namespace CloneCopy.Tests.Integration;
+
+/// <summary>
+/// Hosts without MSBuild's multithreaded API (MSBuild before 18.3, such as the .NET SDK 10.0.1xx's 18.0, and
+/// MSBuild.exe on .NET Framework before it): the package's task assemblies that Sdk.targets gives them load and
+/// copy there. tests/OldMSBuildHost is such a host: its Microsoft.Build.Framework is 18.0.2 from NuGet, which has
+/// no IMultiThreadableTask. The net10.0 build, which implements that interface, must not load there: that is
+/// why Sdk.targets gives it only to MSBuild 18.3 and later, and it shows the host really lacks the API.
+/// </summary>
+[Collection(BuiltProjectsCollection.Name)]
+public sealed class OlderMSBuildTests : IDisposable
+{
+    private readonly PackedSdk _sdk;
+    private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-oldhost").FullName;
+
+    public OlderMSBuildTests(PackedSdk sdk)
+    {
+        _sdk = sdk;
+        ZipFile.ExtractToDirectory(Path.Combine(_sdk.Feed, $"CloneCopy.{PackedSdk.Version}.nupkg"), Path.Combine(_directory, "package"));
+        File.WriteAllBytes(Path.Combine(_directory, "source.bin"), TestFiles.Content(20_000, 3));
+    }
+
+    [Theory]
+    [InlineData("net8.0")]
+    [InlineData("netstandard2.0")]
+    public void The_build_for_older_hosts_loads_and_copies_where_the_multithreaded_API_does_not_exist(string build)
+    {
+        string destination = Path.Combine(_directory, "out-" + build);
+
+        var (code, output) = RunHost($"tasks/{build}/CloneCopy.dll", destination);
+
+        Assert.Contains("IMultiThreadableTask: absent", output);
+        Assert.True(code == 0, output);
+        Assert.Contains("Execute: True, WroteAtLeastOneFile: True", output);
+        Assert.Equal(File.ReadAllBytes(Path.Combine(_directory, "source.bin")), File.ReadAllBytes(Path.Combine(destination, "source.bin")));
+    }
+
+    [Theory]
+    [InlineData("net10.0")]
+    [InlineData("net10.0/linux-x64")]
+    public void The_multithreaded_build_does_not_load_there_so_Sdk_targets_keeps_it_from_such_hosts(string build)
+    {
+        var (code, output) = RunHost($"tasks/{build}/CloneCopy.dll", Path.Combine(_directory, "never"));
+
+        Assert.True(code == 2, output);
+        Assert.Contains("load failed: TypeLoadException: Could not load type 'Microsoft.Build.Framework.IMultiThreadableTask'", output);
+    }
+
+    [Theory]
+    [InlineData("", "/tasks/net10.0/linux-x64/CloneCopy.dll")]
+    [InlineData("-p:_CloneCopyHostHasMultiThreadedApi=false", "/tasks/net8.0/CloneCopy.dll")]
+    public void Sdk_targets_gives_the_multithreaded_build_only_to_hosts_that_have_the_API(string verdict, string expected)
+    {
+        // This SDK's MSBuild (18.9) has the API; an older one is stood in for by overriding the verdict Sdk.targets
+        // draws from $(MSBuildVersion), which a build cannot change.
+        TestRepository repository = TestRepository.AppWithLibrary(Path.Combine(_directory, "repository"), _sdk);
+
+        var (code, output) = Dotnet.Run($"msbuild App/App.csproj -getProperty:_CloneCopyTaskAssembly {verdict}", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, output);
+        Assert.EndsWith(expected, output.Trim());
+    }
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    private (int Code, string Output) RunHost(string taskAssembly, string destination)
+    {
+        // Built beside this test project (its ProjectReference), in the same configuration.
+        string configuration = new DirectoryInfo(AppContext.BaseDirectory).Parent!.Name;
+        string host = Path.Combine(_sdk.RepositoryRoot, "tests", "OldMSBuildHost", "bin", configuration, "net10.0", "OldMSBuildHost.dll");
+        Assert.True(File.Exists(host), $"{host} is missing: build tests/OldMSBuildHost");
+        string assembly = Path.Combine(_directory, "package", taskAssembly);
+        return ProcessRunner.Run("dotnet", $"\"{host}\" \"{assembly}\" \"{Path.Combine(_directory, "source.bin")}\" \"{destination}\"", _directory);
+    }
+}
