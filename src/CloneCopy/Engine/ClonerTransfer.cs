@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Concurrent;
 using System.IO;
 using System.Threading;
 using CloneCopy.Platform;
@@ -11,13 +10,14 @@ namespace CloneCopy.Engine;
 /// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
 /// that cannot be probed (whatever the probe throws), switches cloning off (for the process, or for that
 /// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and later
-/// clones of the same source use that fresh copy as their source: its blocks start again at one reference.
+/// clones of the same source use that fresh copy as their source (its blocks start again at one reference)
+/// for as long as its content is proven unchanged (<see cref="ReseedSources"/>).
 /// </summary>
 internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
-    private readonly ConcurrentDictionary<string, string> _reseededSources = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
     private long _linkLimitHits;
 
@@ -31,22 +31,6 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
 
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
-
-    /// <summary>
-    /// The path later clones of <paramref name="source"/> read from: after a link-limit fallback, the fresh
-    /// copy, as long as it still is one (same size and timestamp; something later in the build may have
-    /// replaced it).
-    /// </summary>
-    private string CloneSourceFor(string source, FileInfo original)
-    {
-        if (!_reseededSources.TryGetValue(source, out string? fresh))
-        {
-            return original.FullName;
-        }
-
-        var copy = new FileInfo(fresh);
-        return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : original.FullName;
-    }
 
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
@@ -78,7 +62,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         if (reason == NotClonedReason.LinkLimit)
         {
             // The copy has fresh blocks with one reference each: clone later copies of this source from it.
-            _reseededSources[sourcePath] = destinationPath;
+            _reseeds.Remember(sourcePath, source, destinationPath);
         }
 
         return new TransferResult(TransferMethod.Copied, reason, length);
@@ -120,7 +104,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
             return NotClonedReason.EmptyFile;
         }
 
-        string cloneSource = CloneSourceFor(sourcePath, source);
+        string cloneSource = _reseeds.CloneSourceFor(sourcePath, source);
         (string, string) volumes;
         try
         {

@@ -171,6 +171,25 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void A_reseed_copy_rewritten_with_the_same_size_and_timestamp_is_not_cloned_from()
+    {
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path("bin1.dll"), CancellationToken.None).Reason);
+
+        // A later step rewrites the fresh copy in place: other bytes, same length, same timestamp (a deterministic build).
+        DateTime stamp = File.GetLastWriteTimeUtc(Path("bin1.dll"));
+        File.WriteAllBytes(Path("bin1.dll"), TestFiles.Content(8192, seed: 7));
+        File.SetLastWriteTimeUtc(Path("bin1.dll"), stamp);
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
     public void Files_larger_than_4_GiB_are_cloned_in_cluster_aligned_chunks_each_under_4_GiB()
     {
         const long Length = (5L << 30) + 1;
