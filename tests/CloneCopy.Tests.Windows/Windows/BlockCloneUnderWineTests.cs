@@ -62,7 +62,8 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         TransferResult remembered = transfer.Transfer(second, Path.Combine(_directory, "b.copy"), CancellationToken.None);
 
         Assert.Contains($"DuplicateExtents wine 0 8192 => {Win32.ErrorNotSupported}", kernel.Calls);
-        Assert.Contains($"DeleteFile {Path.Combine(_directory, "a.copy")} => 0", kernel.Calls);
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls); // Wine's disposition: the half file goes when its handle closes
+        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
         Assert.Equal(NotClonedReason.FilesystemCannotClone, refused.Reason);
         Assert.Equal(NotClonedReason.FilesystemCannotClone, remembered.Reason);
         Assert.Single(kernel.CallsTo("DuplicateExtents"));
@@ -77,13 +78,42 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 200_000);
         string destination = Path.Combine(_directory, "b.dll");
 
-        // The half-made clone is deleted by a real DeleteFile; File.Copy then copies (this disk has room), as
-        // MSBuild's Copy would have, or on a really full disk fails with .NET's own exception.
+        // The half-made clone is deleted by Wine when its handle (marked delete-on-close) closes; File.Copy then
+        // copies (this disk has room), as MSBuild's Copy would have, or on a really full disk fails with .NET's
+        // own exception.
         TransferResult result = Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
 
-        Assert.Contains(kernel.Calls, c => c.StartsWith("DeleteFile", StringComparison.Ordinal));
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
+        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
         Assert.Equal(TransferMethod.Copied, result.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void Cancelled_half_way_the_file_marked_delete_on_close_is_gone_on_the_real_filesystem()
+    {
+        using var cancellation = new CancellationTokenSource();
+        var kernel = new RecordingKernel32
+        {
+            ClaimBlockRefcounting = true,
+            Fsctl = (name, _) =>
+            {
+                if (name == "DuplicateExtents")
+                {
+                    cancellation.Cancel();
+                }
+
+                return 0;
+            },
+        };
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 200_000);
+        string destination = Path.Combine(_directory, "b.dll");
+
+        Assert.ThrowsAny<OperationCanceledException>(() => Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
+
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
+        Assert.Empty(kernel.CallsTo("DeleteFile"));
+        Assert.False(File.Exists(destination));
     }
 
     [Fact]

@@ -113,6 +113,14 @@ internal sealed class RecordingKernel32 : IKernel32
         return Record("DuplicateExtents", $"scripted {sourceOffset} {byteCount}", scripted.Value);
     }
 
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete) => Record("SetDeleteOnClose", $"{delete}", _real.SetDeleteOnClose(file, delete));
+
+    public void CloseHandle(SafeFileHandle file)
+    {
+        Record("CloseHandle", "", 0);
+        _real.CloseHandle(file);
+    }
+
     public int DeleteFile(string path) => Record("DeleteFile", path, _real.DeleteFile(path));
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) => Record("CreateSymbolicLink", linkPath, _real.CreateSymbolicLink(linkPath, targetPath, flags));

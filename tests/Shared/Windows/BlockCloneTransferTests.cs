@@ -41,7 +41,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Equal(
-            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False" },
+            new[] { $"CreateFile {destination} CreateNew", $"SetDeleteOnClose {destination} True", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetDeleteOnClose {destination} False", $"CloseHandle {destination}" },
             _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal) && !c.StartsWith("SetIntegrity", StringComparison.Ordinal)));
         Assert.False(_kernel.IsSparse(destination));
     }
@@ -99,7 +99,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         // disk that is really full it fails with .NET's own exception; here the disk has room, so it copies.
         TransferResult result = NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
 
-        Assert.Contains($"DeleteFile {destination}", _kernel.Calls);
+        AssertRemovedWhenClosed(destination);
         Assert.Equal(TransferMethod.Copied, result.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
@@ -126,6 +126,28 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Single(_kernel.CallsTo("DuplicateExtents"));
     }
 
+    [Fact]
+    public void A_half_made_clone_is_gone_after_cancellation_even_when_a_scanner_holds_it_and_deleting_by_name_fails()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        string destination = Path("b.dll");
+        using var cancellation = new CancellationTokenSource();
+        _kernel.Fault = (call, _) =>
+        {
+            if (call == "DuplicateExtents")
+            {
+                cancellation.Cancel();
+            }
+
+            // An antivirus scanner has the new file open without FILE_SHARE_DELETE at the moment it is deleted by name.
+            return call == "DeleteFile" ? Win32.ErrorSharingViolation : 0;
+        };
+
+        Assert.ThrowsAny<OperationCanceledException>(() => NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
+
+        Assert.False(File.Exists(destination), "a full-length, half-cloned file newer than its source was left behind");
+    }
+
     [Theory]
     [InlineData("DuplicateExtents", 2, Win32.ErrorInvalidParameter)] // alignment refused half-way
     [InlineData("DuplicateExtents", 2, 55)] // ERROR_DEV_NOT_EXIST: the volume went away half-way
@@ -147,7 +169,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (refused.Method, refused.Reason));
         Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
         Assert.Equal(File.GetLastWriteTimeUtc(first), File.GetLastWriteTimeUtc(Path("a.copy")));
-        Assert.Contains($"DeleteFile {Path("a.copy")}", _kernel.Calls);
+        AssertRemovedWhenClosed(Path("a.copy"));
         Assert.Equal(TransferMethod.Cloned, cloned.Method);
     }
 
@@ -354,6 +376,14 @@ public sealed class BlockCloneTransferTests : IDisposable
 
     private ClonerTransfer NewTransfer(int osBuild = Windows11_23H2, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
         new(() => CopyOnWriteFilesystemCloner.For(_kernel, osBuild, chunkSize), _diagnostics);
+
+    /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
+    private void AssertRemovedWhenClosed(string destination)
+    {
+        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        Assert.DoesNotContain($"SetDeleteOnClose {destination} False", _kernel.Calls);
+        Assert.Contains($"CloseHandle {destination}", _kernel.Calls);
+    }
 
     private string Path(string name) => System.IO.Path.Combine(_directory, name);
 }

@@ -25,6 +25,7 @@ internal sealed class SimulatedKernel32 : IKernel32
     private readonly Dictionary<string, string> _dosDevices = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<SafeFileHandle, string> _openPaths = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<string, FileState> _files = new(StringComparer.OrdinalIgnoreCase);
+    private readonly HashSet<SafeFileHandle> _deleteOnClose = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>"Name subject [details]" for every call, in order.</summary>
     public List<string> Calls { get; } = new();
@@ -365,6 +366,45 @@ internal sealed class SimulatedKernel32 : IKernel32
         }
 
         return 0;
+    }
+
+    // SetFileInformationByHandle, FILE_DISPOSITION_INFO (learn.microsoft.com/windows/win32/api/winbase/ns-winbase-file_disposition_info):
+    // "Indicates whether the file should be deleted"; the handle needs DELETE access (MS-FSA 2.1.5.15.3,
+    // FileDispositionInformation: STATUS_ACCESS_DENIED without it); FALSE cancels a pending delete.
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete)
+    {
+        string path = _openPaths[file];
+        int fault = Record("SetDeleteOnClose", path, delete.ToString());
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if (delete)
+        {
+            _deleteOnClose.Add(file);
+        }
+        else
+        {
+            _deleteOnClose.Remove(file);
+        }
+
+        return 0;
+    }
+
+    // The file of a handle marked for deletion is deleted when the last handle to it closes (MS-FSA 2.1.5.4,
+    // Server Requests Closing an Open: "If Open.Stream.File.PendingDelete ... and this is the last open").
+    // Here the engine's handle is taken to be the last one: a scanner's handle closes in its own time.
+    public void CloseHandle(SafeFileHandle file)
+    {
+        string path = _openPaths[file];
+        Record("CloseHandle", path);
+        file.Dispose();
+        if (_deleteOnClose.Remove(file) && File.Exists(path))
+        {
+            File.Delete(path);
+            _files.Remove(Path.GetFullPath(path));
+        }
     }
 
     public int DeleteFile(string path)

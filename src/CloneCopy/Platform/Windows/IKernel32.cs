@@ -52,6 +52,15 @@ internal interface IKernel32
     /// <summary>FSCTL_DUPLICATE_EXTENTS_TO_FILE on <paramref name="destination"/>: share one range of <paramref name="source"/>'s clusters.</summary>
     int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);
 
+    /// <summary>
+    /// SetFileInformationByHandle(FileDispositionInfo): with <paramref name="delete"/> true the file is deleted
+    /// when its last handle closes, whoever holds that handle; false cancels it. Needs DELETE access.
+    /// </summary>
+    int SetDeleteOnClose(SafeFileHandle file, bool delete);
+
+    /// <summary>CloseHandle: where a delete-on-close disposition takes effect (once no other handle is open).</summary>
+    void CloseHandle(SafeFileHandle file);
+
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);
 

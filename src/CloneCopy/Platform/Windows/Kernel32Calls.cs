@@ -187,6 +187,14 @@ internal sealed class Kernel32Calls : IKernel32
         }
     }
 
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete)
+    {
+        byte deleteFile = delete ? (byte)1 : (byte)0;
+        return WindowsInterop.SetFileDisposition(file, WindowsInterop.FileDispositionInfoClass, ref deleteFile, 1) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+    }
+
+    public void CloseHandle(SafeFileHandle file) => file.Dispose();
+
     public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>

@@ -12,7 +12,8 @@ namespace CloneCopy.Platform.Windows;
 /// is set (so no clusters are allocated only to be released by the clone), given the source's
 /// integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
 /// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's
-/// sparseness. On any failure or cancellation the half-made destination is deleted. Timestamps and
+/// sparseness. On any failure or cancellation the half-made destination is deleted: it is marked
+/// delete-on-close as soon as it exists, and the mark is cleared only when the clone is complete. Timestamps and
 /// attributes are the caller's (ClonerTransfer gives them as File.Copy would).
 /// </summary>
 internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
@@ -52,6 +53,12 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
         Check(_kernel.GetFileInformation(from, out Win32FileInformation sourceInfo), source);
         SafeFileHandle to = Open(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal);
+
+        // We created it (CreateNew): until it is a whole clone it must not survive as a full-length file newer
+        // than its source. Marked delete-on-close on our own handle (which has DELETE access), it goes away when
+        // the last handle closes, even one a scanner opened on it meanwhile, where a later DeleteFile by name
+        // would fail. The mark is cleared only once the clone is complete.
+        bool deletesOnClose = _kernel.SetDeleteOnClose(to, true) == 0;
         bool complete = false;
         try
         {
@@ -64,14 +71,19 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
                 Check(_kernel.SetSparse(to, false), destination);
             }
 
+            if (deletesOnClose)
+            {
+                Check(_kernel.SetDeleteOnClose(to, false), destination);
+            }
+
             complete = true;
         }
         finally
         {
-            to.Dispose();
-            if (!complete)
+            _kernel.CloseHandle(to);
+            if (!complete && !deletesOnClose)
             {
-                // We created it (CreateNew): a zero-filled, full-length file must not look like a copy.
+                // A filesystem that refused the disposition: delete by name, the best left.
                 _kernel.DeleteFile(destination);
             }
         }

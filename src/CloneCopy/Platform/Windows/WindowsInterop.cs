@@ -13,6 +13,7 @@ internal static class WindowsInterop
 {
     private const string Kernel32 = "kernel32.dll";
 
+    public const int FileDispositionInfoClass = 4;
     public const int FileEndOfFileInfoClass = 6;
     public const int FileIdInfoClass = 18;
     public const uint FileNameNormalized = 0x0;
@@ -46,6 +47,10 @@ internal static class WindowsInterop
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool SetFileInformationByHandle(SafeFileHandle file, int fileInformationClass, ref long endOfFile, uint bufferSize);
+
+    /// <summary>The FILE_DISPOSITION_INFO form: one BOOLEAN, DeleteFile.</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+    public static extern bool SetFileDisposition(SafeFileHandle file, int fileInformationClass, ref byte deleteFile, uint bufferSize);
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref byte inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
