@@ -261,9 +261,10 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
-    public void An_FSCTL_the_volume_does_not_support_is_remembered_for_the_volume()
+    public void An_FSCTL_the_volume_does_not_implement_is_remembered_for_the_volume()
     {
-        _kernel.Fault = (call, _) => call == "DuplicateExtents" ? Win32.ErrorNotSupported : 0;
+        // STATUS_INVALID_DEVICE_REQUEST (MS-FSA 2.1.5.10.4): the object store does not implement the FSCTL.
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" ? Win32.ErrorInvalidFunction : 0;
         ClonerTransfer transfer = NewTransfer();
 
         TransferResult first = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("a.copy"), CancellationToken.None);
@@ -273,6 +274,23 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(NotClonedReason.FilesystemCannotClone, second.Reason);
         Assert.DoesNotContain($"CreateFile {Path("b.copy")} CreateNew", _kernel.Calls);
         Assert.False(File.Exists(Path("a.copy")) && new FileInfo(Path("a.copy")).Length != 5000);
+    }
+
+    [Fact]
+    public void ERROR_NOT_SUPPORTED_from_the_clone_FSCTL_refuses_that_file_only()
+    {
+        // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED is per file (a sparse source into a non-sparse target, ranges that
+        // overlap, a range beyond the source's allocation); the volume that cannot clone says STATUS_INVALID_DEVICE_REQUEST.
+        string first = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == Path("a.copy") ? Win32.ErrorNotSupported : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult refused = transfer.Transfer(first, Path("a.copy"), CancellationToken.None);
+        TransferResult next = transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000, seed: 2), Path("b.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (refused.Method, refused.Reason));
+        Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
+        Assert.Equal(TransferMethod.Cloned, next.Method);
     }
 
     [Fact]

@@ -14,8 +14,9 @@ namespace CloneCopy.Tests.Windows;
 /// volume that refcounts blocks, cluster-aligned ranges under 4 GiB inside the destination's end of file,
 /// the same integrity setting on both files, and a sparse destination for a sparse source. A non-sparse
 /// file allocates its whole length when its end of file is set (sparse ones allocate nothing).
-/// Which error code ReFS returns for an integrity or sparseness mismatch is not documented; this uses
-/// ERROR_INVALID_PARAMETER. This is a model, not Windows: it proves the engine's steps and decisions.
+/// Each rule cites the Microsoft document it models (MS-FSCC, MS-FSA, the Win32 API pages, the Block
+/// Cloning page); where a document names no error code, the comment says which one is modelled and why.
+/// This is a model, not Windows: it proves the engine's steps and decisions.
 /// Every call is recorded in <see cref="Calls"/>; <see cref="Fault"/> can make any call fail.
 /// </summary>
 internal sealed class SimulatedKernel32 : IKernel32
@@ -331,17 +332,26 @@ internal sealed class SimulatedKernel32 : IKernel32
             return fault;
         }
 
+        // MS-FSA 2.1.5.10.4: "If the object store does not implement this functionality, the operation MUST be
+        // failed with STATUS_INVALID_DEVICE_REQUEST" (ERROR_INVALID_FUNCTION). A volume without block
+        // refcounting (NTFS) is such an object store.
         SimulatedVolume? volume = VolumeOf(to);
+        if (volume is not null && !volume.BlockRefcounting)
+        {
+            return Win32.ErrorInvalidFunction;
+        }
+
+        // MS-FSCC 2.3.8: STATUS_INVALID_PARAMETER when "the FileHandle parameter ... does not represent a handle
+        // to an opened file on the same volume" (ERROR_INVALID_PARAMETER, not ERROR_NOT_SAME_DEVICE).
         if (volume is null || !ReferenceEquals(volume, VolumeOf(from)))
         {
-            return Win32.ErrorNotSameDevice;
+            return Win32.ErrorInvalidParameter;
         }
 
-        if (!volume.BlockRefcounting)
-        {
-            return Win32.ErrorNotSupported;
-        }
-
+        // MS-FSCC 2.3.7.1 / 2.3.9.1: offsets and ByteCount "MUST be aligned to a logical cluster boundary";
+        // Block Cloning (learn.microsoft.com/windows-server/storage/refs/block-cloning): one call clones less
+        // than 4 GiB, and the target's end of file must already cover the range. Not one of MS-FSCC's listed
+        // codes: modelled as STATUS_INVALID_PARAMETER.
         long cluster = volume.ClusterSize;
         long destinationLength = RandomAccess.GetLength(destination);
         long destinationClusters = (destinationLength + cluster - 1) / cluster * cluster;
@@ -351,7 +361,19 @@ internal sealed class SimulatedKernel32 : IKernel32
             return Win32.ErrorInvalidParameter;
         }
 
-        if (State(from).Integrity != State(to).Integrity || (State(from).Sparse && !State(to).Sparse))
+        // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED (ERROR_NOT_SUPPORTED) when the "source file is sparse, while target
+        // is a non-sparse file", when source and target ranges overlap in one file, and when the source range
+        // lies beyond the source's allocation: all about this file, not the volume.
+        long sourceAllocation = (RandomAccess.GetLength(source) + cluster - 1) / cluster * cluster;
+        bool overlap = string.Equals(from, to, StringComparison.OrdinalIgnoreCase) && sourceOffset < destinationOffset + byteCount && destinationOffset < sourceOffset + byteCount;
+        if ((State(from).Sparse && !State(to).Sparse) || overlap || sourceOffset + byteCount > sourceAllocation)
+        {
+            return Win32.ErrorNotSupported;
+        }
+
+        // Block Cloning: "the source and destination files must have the same integrity stream setting" (ReFS).
+        // The code is not documented; modelled as STATUS_INVALID_PARAMETER, which the engine treats per file.
+        if (State(from).Integrity != State(to).Integrity)
         {
             return Win32.ErrorInvalidParameter;
         }

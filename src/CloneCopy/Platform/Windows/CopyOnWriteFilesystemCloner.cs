@@ -72,6 +72,12 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
         {
             return CloneAttempt.LinkLimit(e.Message);
         }
+        catch (VolumeCannotCloneException e)
+        {
+            // The volume said it refcounts blocks, the FSCTL says it is not implemented (a filter driver, an
+            // emulation layer): remember it for the volume.
+            return CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, e.Message);
+        }
         catch (IOException e) when (IsRealError(Win32.ErrorOf(e.HResult)))
         {
             throw; // no space, no quota: File.Copy would fail too; MSBuild's retries and codes report it
@@ -95,12 +101,12 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
         // Only MSBuild's rules may replace an existing destination: File.Copy does, with its own checks.
         Win32.ErrorFileExists or Win32.ErrorAlreadyExists => CloneAttempt.DestinationExists(message),
 
-        // The volume said yes, the FSCTL says never (a filter driver, an emulation layer): remember it.
-        Win32.ErrorNotSupported or Win32.ErrorInvalidFunction => CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, message),
         Win32.ErrorNotSameDevice => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, message),
 
-        // A sharing violation, access denied, an integrity or alignment refusal: copy this file, try the next.
-        // File.Copy then reports a real problem with .NET's own words.
+        // ERROR_NOT_SUPPORTED (STATUS_NOT_SUPPORTED: per file in MS-FSCC 2.3.8, e.g. a sparse source into a
+        // non-sparse target), ERROR_INVALID_FUNCTION from any step but the clone itself (a query this volume
+        // does not answer), a sharing violation, access denied, an integrity or alignment refusal: copy this
+        // file, try the next. File.Copy then reports a real problem with .NET's own words.
         _ => CloneAttempt.NotNow(message),
     };
 }

@@ -48,6 +48,7 @@ internal static class Win32
     public const int ErrorAccessDenied = 5;
     public const int ErrorNotSameDevice = 17;
     public const int ErrorNotReady = 21;
+    public const int ErrorGenFailure = 31;
     public const int ErrorSharingViolation = 32;
     public const int ErrorLockViolation = 33;
     public const int ErrorHandleDiskFull = 39;

@@ -47,7 +47,7 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         VolumeCapability volume = Volumes.CapabilityOf(Volumes.KeyOf(destination));
         if (!volume.CanBlockClone)
         {
-            throw Failure(Win32.ErrorNotSupported, destination);
+            throw new VolumeCannotCloneException($"{Win32.Describe(Win32.ErrorInvalidFunction)} : '{destination}'", Win32.ErrorInvalidFunction);
         }
 
         using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
@@ -98,7 +98,14 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         for (long offset = 0; offset < rounded; offset += chunk)
         {
             cancellation.ThrowIfCancellationRequested();
-            Check(_kernel.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset)), destination);
+            int error = _kernel.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset));
+            if (error == Win32.ErrorInvalidFunction)
+            {
+                // STATUS_INVALID_DEVICE_REQUEST: this filesystem does not implement the FSCTL (MS-FSA 2.1.5.10.4).
+                throw new VolumeCannotCloneException($"{Win32.Describe(error)} : '{destination}'", error);
+            }
+
+            Check(error, destination);
         }
     }
 
