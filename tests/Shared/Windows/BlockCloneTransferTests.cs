@@ -307,6 +307,22 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void A_source_another_process_has_open_for_writing_is_cloned_as_CopyFile_would_read_it()
+    {
+        // A writer that lets others read (FILE_SHARE_READ), as a log or a build server writing its output does.
+        // CopyFile opens its source sharing read, write and delete, so it copies this file; the clone must too.
+        string source = TestFiles.Write(Path("busy.dll"), 5000);
+        Assert.Equal(0, _kernel.CreateFile(source, Win32.GenericWrite, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle writer));
+
+        using (writer)
+        {
+            TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+            Assert.Equal(TransferMethod.Cloned, result.Method);
+        }
+    }
+
+    [Fact]
     public void A_sharing_violation_on_the_source_means_a_copy_of_this_file_only()
     {
         string locked = TestFiles.Write(Path("locked.dll"), 5000, seed: 1);

@@ -27,6 +27,7 @@ internal sealed class SimulatedKernel32 : IKernel32
     private readonly Dictionary<SafeFileHandle, string> _openPaths = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<string, FileState> _files = new(StringComparer.OrdinalIgnoreCase);
     private readonly HashSet<SafeFileHandle> _deleteOnClose = new(ReferenceEqualityComparer.Instance);
+    private readonly List<OpenFile> _opens = new();
 
     /// <summary>"Name subject [details]" for every call, in order.</summary>
     public List<string> Calls { get; } = new();
@@ -167,6 +168,11 @@ internal sealed class SimulatedKernel32 : IKernel32
             return Win32.ErrorFileExists;
         }
 
+        if (SharingConflict(Path.GetFullPath(path), desiredAccess, shareMode))
+        {
+            return Win32.ErrorSharingViolation;
+        }
+
         try
         {
             FileAccess access = (desiredAccess & Win32.GenericWrite) != 0 ? FileAccess.ReadWrite : FileAccess.Read;
@@ -191,6 +197,7 @@ internal sealed class SimulatedKernel32 : IKernel32
 
         string full = Path.GetFullPath(path);
         _openPaths[handle] = full;
+        _opens.Add(new OpenFile(handle, full, desiredAccess, shareMode));
         if (create)
         {
             _files[full] = new FileState { Integrity = VolumeOf(full)?.DefaultIntegrity ?? default };
@@ -476,6 +483,45 @@ internal sealed class SimulatedKernel32 : IKernel32
         return 0;
     }
 
+    /// <summary>
+    /// CreateFile's share-mode rule (learn.microsoft.com/windows/win32/fileio/creating-and-opening-files, and
+    /// MS-FSA 2.1.5.1.2.1, "Algorithm to Check Sharing Access to an Existing Stream or Directory"): an open fails
+    /// with ERROR_SHARING_VIOLATION when it asks for read, write or delete access that an open handle does not
+    /// share, or when it does not share an access an open handle already has. Access that is not read, write
+    /// or delete (FILE_READ_ATTRIBUTES alone) takes part in neither test.
+    /// </summary>
+    private bool SharingConflict(string fullPath, uint desiredAccess, uint shareMode)
+    {
+        _opens.RemoveAll(o => o.Handle.IsClosed);
+        uint wanted = SharingAccessOf(desiredAccess);
+        if (wanted == 0)
+        {
+            return false;
+        }
+
+        foreach (OpenFile open in _opens)
+        {
+            if (!string.Equals(open.Path, fullPath, StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
+            uint held = SharingAccessOf(open.Access);
+            if ((wanted & ~open.Share) != 0 || (held & ~shareMode) != 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <summary>The access an open asks for, in FILE_SHARE_* bits: read (GENERIC_READ), write (GENERIC_WRITE), delete (DELETE).</summary>
+    private static uint SharingAccessOf(uint access) =>
+        ((access & Win32.GenericRead) != 0 ? Win32.FileShareRead : 0)
+        | ((access & Win32.GenericWrite) != 0 ? Win32.FileShareWrite : 0)
+        | ((access & Win32.Delete) != 0 ? Win32.FileShareDelete : 0);
+
     private int Record(string name, string subject, string? details = null)
     {
         lock (Calls)
@@ -504,6 +550,8 @@ internal sealed class SimulatedKernel32 : IKernel32
 
     private SimulatedVolume? VolumeByRoot(string root) => _volumes.FirstOrDefault(v =>
         string.Equals(v.Name, root, StringComparison.OrdinalIgnoreCase) || v.MountPath.Equals(root, StringComparison.OrdinalIgnoreCase));
+
+    private sealed record OpenFile(SafeFileHandle Handle, string Path, uint Access, uint Share);
 
     private sealed class FileState
     {

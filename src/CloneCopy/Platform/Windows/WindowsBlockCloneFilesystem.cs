@@ -50,7 +50,9 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
             throw new VolumeCannotCloneException($"{Win32.Describe(Win32.ErrorInvalidFunction)} : '{destination}'", Win32.ErrorInvalidFunction);
         }
 
-        using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
+        // Shared as CopyFile shares its source (read, write and delete): a file another process has open for
+        // writing is cloned where CopyFile would copy it, not refused with a sharing violation.
+        using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
         Check(_kernel.GetFileInformation(from, out Win32FileInformation sourceInfo), source);
         SafeFileHandle to = Open(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal);
 
