@@ -43,7 +43,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         NotClonedReason reason;
         try
         {
-            reason = TryClone(source, sourcePath, destinationPath, cancellationToken);
+            reason = TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: false);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -75,7 +75,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         try
         {
             FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
-            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken) != NotClonedReason.None)
+            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: true) != NotClonedReason.None)
             {
                 return false;
             }
@@ -90,7 +90,12 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         }
     }
 
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken)
+    /// <param name="inPlaceOfLink">
+    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and a volume where the
+    /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
+    /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
+    /// </param>
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken, bool inPlaceOfLink)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)
@@ -118,6 +123,11 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         }
 
         NotClonedReason verdict = Verdict(cloner, volumes, cloneSource, destinationPath);
+        if (verdict == NotClonedReason.CopyFileClonesHere && inPlaceOfLink)
+        {
+            verdict = NotClonedReason.None;
+        }
+
         if (verdict != NotClonedReason.None)
         {
             return verdict;

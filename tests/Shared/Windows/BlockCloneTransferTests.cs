@@ -375,6 +375,23 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void Where_CopyFile_clones_by_itself_a_clone_asked_for_in_place_of_a_link_is_still_made()
+    {
+        // CloneCopyClonesInsteadOfLinks: MSBuild would make a hard link into the package cache; CloneCopy makes a
+        // clone instead, which only a clone verdict allows. "CopyFile clones here" is such a verdict.
+        string source = TestFiles.Write(Path("pkg.dll"), 5000);
+        ClonerTransfer transfer = NewTransfer(osBuild: 26100);
+        Assert.Equal(NotClonedReason.CopyFileClonesHere, transfer.Transfer(TestFiles.Write(Path("other.dll"), 5000, seed: 3), Path("other.copy"), CancellationToken.None).Reason);
+
+        bool cloned = transfer.TryCloneOnly(source, Path("linked.dll"), CancellationToken.None, out TransferResult result);
+
+        Assert.True(cloned);
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Single(_kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("linked.dll")));
+    }
+
+    [Fact]
     public void On_build_26100_a_volume_that_cannot_clone_is_not_credited_to_CopyFile()
     {
         var kernel = new SimulatedKernel32();
