@@ -13,12 +13,13 @@ namespace CloneCopy.Engine;
 /// clones of the same source use that fresh copy as their source (its blocks start again at one reference)
 /// for as long as its content is proven unchanged (<see cref="ReseedSources"/>).
 /// </summary>
-internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
+internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuildScopedVerdicts
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
     private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
+    private object? _build;
     private long _linkLimitHits;
 
     public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics)
@@ -31,6 +32,22 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
 
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
+
+    /// <summary>A new build forgets what was learnt about volumes (their keys, capabilities and verdicts).</summary>
+    public void UseVerdictsOf(object build)
+    {
+        object? current = Volatile.Read(ref _build);
+        if (ReferenceEquals(current, build) || !ReferenceEquals(Interlocked.CompareExchange(ref _build, build, current), current))
+        {
+            return; // the same build, or another task of the new build got here first and forgets for all
+        }
+
+        _capabilities.Clear();
+        if (_cloner.IsValueCreated)
+        {
+            _cloner.Value?.ForgetVolumes();
+        }
+    }
 
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {

@@ -12,6 +12,9 @@ internal interface IFileCloner
     /// <summary>A key for the volume holding <paramref name="path"/>; verdicts are cached per pair of keys.</summary>
     string VolumeOf(string path);
 
+    /// <summary>Forgets whatever it cached about volumes (a new build: a volume may have been mounted or unlocked).</summary>
+    void ForgetVolumes();
+
     /// <summary>True when a successful clone already carries the source's timestamps and attributes.</summary>
     bool ClonesKeepMetadata { get; }
 

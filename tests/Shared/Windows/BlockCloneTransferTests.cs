@@ -294,6 +294,26 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void Volume_verdicts_last_one_build_a_volume_that_can_clone_in_the_next_build_is_asked_again()
+    {
+        var kernel = new SimulatedKernel32();
+        SimulatedVolume volume = kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, Windows11_23H2), _diagnostics);
+        object firstBuild = new(), secondBuild = new();
+
+        transfer.UseVerdictsOf(firstBuild);
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("a.copy"), CancellationToken.None).Reason);
+        volume.BlockRefcounting = true; // between builds, a Dev Drive is mounted where the NTFS folder was
+        transfer.UseVerdictsOf(firstBuild);
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000), Path("b.copy"), CancellationToken.None).Reason);
+
+        transfer.UseVerdictsOf(secondBuild);
+        TransferResult nextBuild = transfer.Transfer(TestFiles.Write(Path("c.dll"), 5000), Path("c.copy"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, nextBuild.Method);
+    }
+
+    [Fact]
     public void An_existing_destination_is_never_deleted_by_the_cloner_the_platform_copy_writes_it()
     {
         string source = TestFiles.Write(Path("a.dll"), 5000, seed: 1);

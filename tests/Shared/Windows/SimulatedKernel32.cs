@@ -582,7 +582,8 @@ internal sealed class SimulatedVolume
 
     public string FileSystem { get; }
 
-    public bool BlockRefcounting { get; }
+    /// <summary>Settable: a Dev Drive VHD attached at the same mount point between two builds.</summary>
+    public bool BlockRefcounting { get; set; }
 
     public long ClusterSize { get; }
 

@@ -15,17 +15,20 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
     private readonly ICopyOnWriteFilesystem _filesystem;
     private readonly Func<string, string> _volumeOf;
     private readonly bool _leaveCloningToCopyFile;
+    private readonly Action _forgetVolumes;
 
     /// <summary>For a filesystem that does not name volumes itself: volumes are drive roots.</summary>
     public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem)
-        : this(filesystem, path => Path.GetPathRoot(Path.GetFullPath(path))?.ToUpperInvariant() ?? string.Empty, leaveCloningToCopyFile: false)
+        : this(filesystem, path => Path.GetPathRoot(Path.GetFullPath(path))?.ToUpperInvariant() ?? string.Empty, leaveCloningToCopyFile: false, forgetVolumes: () => { })
     {
     }
 
     /// <param name="volumeOf">The key of the volume holding a path.</param>
     /// <param name="leaveCloningToCopyFile">True on Windows builds whose CopyFile clones by itself (<see cref="WindowsCopyRoute"/>).</param>
-    public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem, Func<string, string> volumeOf, bool leaveCloningToCopyFile)
+    /// <param name="forgetVolumes">Forgets the volume keys and capabilities <paramref name="volumeOf"/> has cached.</param>
+    public CopyOnWriteFilesystemCloner(ICopyOnWriteFilesystem filesystem, Func<string, string> volumeOf, bool leaveCloningToCopyFile, Action forgetVolumes)
     {
+        _forgetVolumes = forgetVolumes;
         _filesystem = filesystem;
         _volumeOf = volumeOf;
         _leaveCloningToCopyFile = leaveCloningToCopyFile;
@@ -38,13 +41,15 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
     public static CopyOnWriteFilesystemCloner For(IKernel32 kernel, int osBuild, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize)
     {
         var filesystem = new WindowsBlockCloneFilesystem(kernel, chunkSize);
-        return new CopyOnWriteFilesystemCloner(filesystem, filesystem.Volumes.KeyOf, WindowsCopyRoute.LeaveCloningToCopyFile(osBuild));
+        return new CopyOnWriteFilesystemCloner(filesystem, filesystem.Volumes.KeyOf, WindowsCopyRoute.LeaveCloningToCopyFile(osBuild), filesystem.Volumes.Forget);
     }
 
     /// <summary>A block clone (FSCTL_DUPLICATE_EXTENTS_TO_FILE) carries data only.</summary>
     public bool ClonesKeepMetadata => false;
 
     public string VolumeOf(string path) => _volumeOf(path);
+
+    public void ForgetVolumes() => _forgetVolumes();
 
     public NotClonedReason ProbeVolumes(string source, string destination)
     {

@@ -34,6 +34,15 @@ internal sealed class WindowsVolumes
 
     public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
 
+    /// <summary>Forgets every answer: a new build on a reused node asks the system again.</summary>
+    public void Forget()
+    {
+        _keyByDirectory.Clear();
+        _unresolvedBecause.Clear();
+        _capabilityByKey.Clear();
+        _mountPathByKey.Clear();
+    }
+
     /// <summary>The key of the volume holding <paramref name="path"/> (a file that need not exist yet). Never throws.</summary>
     public string KeyOf(string path)
     {
