@@ -66,6 +66,9 @@ internal readonly struct CloneAttempt
     /// <summary>The destination exists (MSBuild's rules kept it): the platform's copy writes it, with its own checks.</summary>
     public static CloneAttempt DestinationExists(string detail) => new(CloneAttemptKind.NotNow, NotClonedReason.DestinationKept, detail);
 
+    /// <summary>This file needs the platform's copy (it carries more than a clone would): copy it, cache nothing.</summary>
+    public static CloneAttempt LeftToPlatformCopy(NotClonedReason reason, string detail) => new(CloneAttemptKind.NotNow, reason, detail);
+
     public static CloneAttempt LinkLimit(string detail) => new(CloneAttemptKind.LinkLimit, NotClonedReason.LinkLimit, detail);
 }
 

@@ -50,6 +50,13 @@ internal enum NotClonedReason
     /// ran (it is faster there than a block clone of our own). CloneCopy did not check that it cloned.
     /// </summary>
     CopyFileClonesHere,
+
+    /// <summary>
+    /// Windows: the source has named data streams (the Mark of the Web's Zone.Identifier, for one) or extended
+    /// attributes. A block clone carries the unnamed data stream only; CopyFile, which MSBuild's Copy calls,
+    /// copies them all, so the file is left to it.
+    /// </summary>
+    CarriesMoreThanData,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

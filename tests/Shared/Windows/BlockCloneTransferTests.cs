@@ -313,6 +313,28 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(TransferMethod.Cloned, nextBuild.Method);
     }
 
+    [Theory]
+    [InlineData("Zone.Identifier", 0u)] // the Mark of the Web: security metadata CopyFile carries over
+    [InlineData(null, 64u)] // extended attributes (WSL metadata, for one)
+    public void A_source_with_named_streams_or_extended_attributes_is_left_to_CopyFile_which_copies_them(string? stream, uint extendedAttributes)
+    {
+        // A block clone duplicates the extents of one data stream (MS-FSA 2.1.5.10.4: "An Open of a DataStream");
+        // CopyFile copies every named stream and the extended attributes too.
+        string source = TestFiles.Write(Path("downloaded.dll"), 5000);
+        if (stream is not null)
+        {
+            _kernel.AddNamedStream(source, stream);
+        }
+
+        _kernel.SetExtendedAttributesSize(source, extendedAttributes);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CarriesMoreThanData), (result.Method, result.Reason));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+    }
+
     [Fact]
     public void An_existing_destination_is_never_deleted_by_the_cloner_the_platform_copy_writes_it()
     {

@@ -54,6 +54,12 @@ internal sealed class SimulatedKernel32 : IKernel32
 
     public void MarkSparse(string path) => State(path).Sparse = true;
 
+    /// <summary>Gives the file a named data stream (":Zone.Identifier:$DATA", the Mark of the Web).</summary>
+    public void AddNamedStream(string path, string name) => State(path).NamedStreams.Add(name);
+
+    /// <summary>Gives the file extended attributes of this many bytes (FILE_EA_INFORMATION.EaSize).</summary>
+    public void SetExtendedAttributesSize(string path, uint size) => State(path).ExtendedAttributesSize = size;
+
     public void SetIntegrity(string path, IntegrityInformation integrity) => State(path).Integrity = integrity;
 
     public bool IsSparse(string path) => State(path).Sparse;
@@ -240,6 +246,25 @@ internal sealed class SimulatedKernel32 : IKernel32
         RealFileIds.Id real = RealFileIds.Read(path, followLinks: true) ?? throw new FileNotFoundException(path);
         id = new Win32FileId(real.Device, real.Inode, 0);
         return 0;
+    }
+
+    // GetFileInformationByHandleEx(FileStreamInfo) (learn.microsoft.com/windows/win32/api/winbase/ns-winbase-file_stream_info;
+    // MS-FSCC 2.4.49 FileStreamInformation): every data stream by name, the unnamed one as "::$DATA".
+    public int GetStreamNames(SafeFileHandle file, out string[] names)
+    {
+        string path = _openPaths[file];
+        int fault = Record("GetStreamNames", path);
+        names = fault == 0 ? new[] { "::$DATA" }.Concat(State(path).NamedStreams.Select(n => $":{n}:$DATA")).ToArray() : Array.Empty<string>();
+        return fault;
+    }
+
+    // NtQueryInformationFile(FileEaInformation) (MS-FSCC 2.4.13 FileEaInformation): EaSize, 0 when the file has none.
+    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
+    {
+        string path = _openPaths[file];
+        int fault = Record("GetExtendedAttributesSize", path);
+        size = fault == 0 ? State(path).ExtendedAttributesSize : 0;
+        return fault;
     }
 
     public int GetFinalPathName(SafeFileHandle file, out string path)
@@ -558,6 +583,10 @@ internal sealed class SimulatedKernel32 : IKernel32
         public bool Sparse { get; set; }
 
         public IntegrityInformation Integrity { get; set; }
+
+        public List<string> NamedStreams { get; } = new();
+
+        public uint ExtendedAttributesSize { get; set; }
     }
 }
 

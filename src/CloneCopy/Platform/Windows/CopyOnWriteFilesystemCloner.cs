@@ -77,6 +77,10 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
         {
             return CloneAttempt.LinkLimit(e.Message);
         }
+        catch (CarriesMoreThanDataException e)
+        {
+            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, e.Message);
+        }
         catch (VolumeCannotCloneException e)
         {
             // The volume said it refcounts blocks, the FSCTL says it is not implemented (a filter driver, an

@@ -48,3 +48,15 @@ internal sealed class VolumeCannotCloneException : IOException
     {
     }
 }
+
+/// <summary>
+/// The source has named data streams or extended attributes: a block clone would carry its unnamed data
+/// stream only, where CopyFile copies them all (the Mark of the Web included), so the file is left to CopyFile.
+/// </summary>
+internal sealed class CarriesMoreThanDataException : IOException
+{
+    public CarriesMoreThanDataException(string message)
+        : base(message)
+    {
+    }
+}

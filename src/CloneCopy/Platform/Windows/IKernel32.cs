@@ -34,6 +34,15 @@ internal interface IKernel32
     /// <summary>GetFileInformationByHandleEx(FileIdInfo): the 128-bit file id ReFS needs (its 64-bit index is not unique).</summary>
     int GetFileId(SafeFileHandle file, out Win32FileId id);
 
+    /// <summary>
+    /// GetFileInformationByHandleEx(FileStreamInfo): the names of the file's data streams ("::$DATA" for the
+    /// unnamed one, ":Zone.Identifier:$DATA" for a named one). ERROR_HANDLE_EOF means no streams at all.
+    /// </summary>
+    int GetStreamNames(SafeFileHandle file, out string[] names);
+
+    /// <summary>NtQueryInformationFile(FileEaInformation): the size of the file's extended attributes, 0 for none.</summary>
+    int GetExtendedAttributesSize(SafeFileHandle file, out uint size);
+
     /// <summary>GetFinalPathNameByHandleW (normalized, DOS volume name), e.g. \\?\C:\dir\file.</summary>
     int GetFinalPathName(SafeFileHandle file, out string path);
 

@@ -112,6 +112,53 @@ internal sealed class Kernel32Calls : IKernel32
         return 0;
     }
 
+    public int GetStreamNames(SafeFileHandle file, out string[] names)
+    {
+        names = Array.Empty<string>();
+        for (int size = 4096; size <= 1 << 20; size *= 4)
+        {
+            var buffer = new byte[size];
+            if (!WindowsInterop.GetFileStreamInformation(file, WindowsInterop.FileStreamInfoClass, buffer, (uint)buffer.Length))
+            {
+                int error = LastErrorOr(Win32.ErrorGenFailure);
+                if (error == Win32.ErrorMoreData || error == Win32.ErrorInsufficientBuffer)
+                {
+                    continue;
+                }
+
+                return error;
+            }
+
+            // FILE_STREAM_INFO: NextEntryOffset (4), StreamNameLength in bytes (4), StreamSize (8),
+            // StreamAllocationSize (8), then the name; entries chained by NextEntryOffset, 0 for the last.
+            var found = new System.Collections.Generic.List<string>();
+            int offset = 0;
+            while (true)
+            {
+                int next = BitConverter.ToInt32(buffer, offset);
+                int nameLength = BitConverter.ToInt32(buffer, offset + 4);
+                found.Add(System.Text.Encoding.Unicode.GetString(buffer, offset + 24, nameLength));
+                if (next == 0)
+                {
+                    break;
+                }
+
+                offset += next;
+            }
+
+            names = found.ToArray();
+            return 0;
+        }
+
+        return Win32.ErrorInsufficientBuffer;
+    }
+
+    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
+    {
+        int status = WindowsInterop.NtQueryInformationFile(file, out _, out size, sizeof(uint), WindowsInterop.FileEaInformationClass);
+        return status == 0 ? 0 : WindowsInterop.RtlNtStatusToDosError(status);
+    }
+
     public int GetFinalPathName(SafeFileHandle file, out string path)
     {
         var buffer = new char[512];

@@ -51,12 +51,14 @@ internal static class Win32
     public const int ErrorGenFailure = 31;
     public const int ErrorSharingViolation = 32;
     public const int ErrorLockViolation = 33;
+    public const int ErrorHandleEof = 38;
     public const int ErrorHandleDiskFull = 39;
     public const int ErrorNotSupported = 50;
     public const int ErrorFileExists = 80;
     public const int ErrorInvalidParameter = 87;
     public const int ErrorDiskFull = 112;
     public const int ErrorInsufficientBuffer = 122;
+    public const int ErrorMoreData = 234;
     public const int ErrorInvalidName = 123;
     public const int ErrorAlreadyExists = 183;
     public const int ErrorBlockTooManyReferences = 347;

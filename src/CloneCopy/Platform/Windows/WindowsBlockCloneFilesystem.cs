@@ -54,6 +54,7 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         // writing is cloned where CopyFile would copy it, not refused with a sharing violation.
         using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
         Check(_kernel.GetFileInformation(from, out Win32FileInformation sourceInfo), source);
+        RefuseWhatACloneWouldDrop(from, source);
         SafeFileHandle to = Open(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal);
 
         // We created it (CreateNew): until it is a whole clone it must not survive as a full-length file newer
@@ -88,6 +89,32 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
                 // A filesystem that refused the disposition: delete by name, the best left.
                 _kernel.DeleteFile(destination);
             }
+        }
+    }
+
+    /// <summary>
+    /// A block clone duplicates the extents of the one stream it is sent on (MS-FSA 2.1.5.10.4 operates on "an
+    /// Open of a DataStream"); CopyFile also copies named streams and extended attributes (dotnet/runtime #88695
+    /// and the CopyOnWrite library's issue 24 reach the same rule). Such a source is left to CopyFile. When the
+    /// system cannot say (the query fails), the file is left to CopyFile too: a copy loses nothing.
+    /// </summary>
+    private void RefuseWhatACloneWouldDrop(SafeFileHandle from, string source)
+    {
+        int error = _kernel.GetStreamNames(from, out string[] streams);
+        bool onlyUnnamedData = error == Win32.ErrorHandleEof || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
+        if (!onlyUnnamedData)
+        {
+            throw new CarriesMoreThanDataException(error == 0
+                ? $"'{source}' has named streams ({string.Join(", ", Array.FindAll(streams, s => s != "::$DATA"))}), which a clone would drop"
+                : $"Cannot list the streams of '{source}': {Win32.Describe(error)}");
+        }
+
+        error = _kernel.GetExtendedAttributesSize(from, out uint extendedAttributes);
+        if (error != 0 || extendedAttributes != 0)
+        {
+            throw new CarriesMoreThanDataException(error == 0
+                ? $"'{source}' has extended attributes ({extendedAttributes} bytes), which a clone would drop"
+                : $"Cannot read the extended attributes of '{source}': {Win32.Describe(error)}");
         }
     }
 

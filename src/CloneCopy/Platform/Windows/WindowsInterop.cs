@@ -16,6 +16,8 @@ internal static class WindowsInterop
     public const int FileDispositionInfoClass = 4;
     public const int FileEndOfFileInfoClass = 6;
     public const int FileIdInfoClass = 18;
+    public const int FileStreamInfoClass = 7;
+    public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
     public const uint FileNameNormalized = 0x0;
 
     [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
@@ -41,6 +43,24 @@ internal static class WindowsInterop
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool GetFileInformationByHandleEx(SafeFileHandle file, int fileInformationClass, out FileIdInfo information, uint bufferSize);
+
+    /// <summary>The FILE_STREAM_INFO form: a buffer of variable-length entries.</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "GetFileInformationByHandleEx")]
+    public static extern bool GetFileStreamInformation(SafeFileHandle file, int fileInformationClass, byte[] buffer, uint bufferSize);
+
+    /// <summary>NtQueryInformationFile(FileEaInformation): FILE_EA_INFORMATION is one ULONG, EaSize.</summary>
+    [DllImport("ntdll.dll")]
+    public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, out uint eaSize, uint length, int fileInformationClass);
+
+    [DllImport("ntdll.dll")]
+    public static extern int RtlNtStatusToDosError(int status);
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct IoStatusBlock
+    {
+        public IntPtr Status;
+        public UIntPtr Information;
+    }
 
     [DllImport(Kernel32, EntryPoint = "GetFinalPathNameByHandleW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern uint GetFinalPathNameByHandle(SafeFileHandle file, [Out] char[] filePath, uint bufferLength, uint flags);
