@@ -335,6 +335,28 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
     }
 
+    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Trait("Needs", "SymbolicLinks")]
+    public void A_source_reached_through_a_junction_into_another_volume_is_keyed_by_the_volume_it_is_on()
+    {
+        // C:\repo\packages is a junction (here a directory link) to D:\cache. GetVolumePathName answers with the
+        // longest prefix that is a mount point and does not follow the junction: the source's folder must be
+        // resolved to its final path first, or a pair on one volume looks like two volumes and vice versa.
+        var kernel = new SimulatedKernel32();
+        string repository = Directory.CreateDirectory(Path("c-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
+        string cache = Directory.CreateDirectory(Path("d-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
+        kernel.AddVolume(repository, @"\\?\Volume{cccccccc-0000-0000-0000-000000000001}\", "NTFS", blockRefcounting: false);
+        kernel.AddVolume(cache, @"\\?\Volume{dddddddd-0000-0000-0000-000000000002}\", "ReFS");
+        Directory.CreateDirectory(System.IO.Path.Combine(cache, "pkg"));
+        Directory.CreateSymbolicLink(System.IO.Path.Combine(repository, "packages"), System.IO.Path.Combine(cache, "pkg"));
+        string source = TestFiles.Write(System.IO.Path.Combine(repository, "packages", "lib.dll"), 5000);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, Windows11_23H2), _diagnostics);
+
+        TransferResult result = transfer.Transfer(source, System.IO.Path.Combine(cache, "out.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
     [Fact]
     public void An_existing_destination_is_never_deleted_by_the_cloner_the_platform_copy_writes_it()
     {

@@ -28,6 +28,7 @@ internal sealed class SimulatedKernel32 : IKernel32
     private readonly Dictionary<string, FileState> _files = new(StringComparer.OrdinalIgnoreCase);
     private readonly HashSet<SafeFileHandle> _deleteOnClose = new(ReferenceEqualityComparer.Instance);
     private readonly List<OpenFile> _opens = new();
+    private long _directoryHandles = 0x10000;
 
     /// <summary>"Name subject [details]" for every call, in order.</summary>
     public List<string> Calls { get; } = new();
@@ -77,6 +78,9 @@ internal sealed class SimulatedKernel32 : IKernel32
             return fault;
         }
 
+        // GetVolumePathNameW (learn.microsoft.com/windows/win32/api/fileapi/nf-fileapi-getvolumepathnamew): "the
+        // longest prefix that represents a volume": mount points (and here subst drives) count, junctions and
+        // directory links in the path are not followed.
         const string LongPrefix = @"\\?\";
         string plain = path.StartsWith(LongPrefix, StringComparison.Ordinal) ? path.Substring(LongPrefix.Length) : path;
         string? best = _volumes.Select(v => v.MountPath)
@@ -172,6 +176,20 @@ internal sealed class SimulatedKernel32 : IKernel32
         if (create && (File.Exists(path) || Directory.Exists(path)))
         {
             return Win32.ErrorFileExists;
+        }
+
+        // CreateFile opens a directory only with FILE_FLAG_BACKUP_SEMANTICS (CreateFileW, "Directories"). The host
+        // cannot open one as a file: the handle is a token the simulator knows by its path.
+        if (!create && Directory.Exists(path))
+        {
+            if ((flagsAndAttributes & Win32.FileFlagBackupSemantics) == 0)
+            {
+                return Win32.ErrorAccessDenied;
+            }
+
+            handle = new SafeFileHandle((IntPtr)System.Threading.Interlocked.Increment(ref _directoryHandles), ownsHandle: false);
+            _openPaths[handle] = Path.GetFullPath(path);
+            return 0;
         }
 
         if (SharingConflict(Path.GetFullPath(path), desiredAccess, shareMode))
@@ -451,7 +469,12 @@ internal sealed class SimulatedKernel32 : IKernel32
     // Here the engine's handle is taken to be the last one: a scanner's handle closes in its own time.
     public void CloseHandle(SafeFileHandle file)
     {
-        string path = _openPaths[file];
+        if (!_openPaths.TryGetValue(file, out string? path))
+        {
+            file.Dispose(); // the handle of a failed open: nothing was opened
+            return;
+        }
+
         Record("CloseHandle", path);
         file.Dispose();
         if (_deleteOnClose.Remove(file) && File.Exists(path))
@@ -531,7 +554,15 @@ internal sealed class SimulatedKernel32 : IKernel32
                 continue;
             }
 
+            // An open with neither read, write nor delete access is not counted in the file's share access at all,
+            // so its own share mode restricts nobody (seen under Wine: FILE_READ_ATTRIBUTES with share 0, then a
+            // reader, is allowed).
             uint held = SharingAccessOf(open.Access);
+            if (held == 0)
+            {
+                continue;
+            }
+
             if ((wanted & ~open.Share) != 0 || (held & ~shareMode) != 0)
             {
                 return true;
@@ -568,7 +599,13 @@ internal sealed class SimulatedKernel32 : IKernel32
         return state;
     }
 
-    private SimulatedVolume? VolumeOf(string fullPath) => _volumes
+    /// <summary>
+    /// The volume a file is on: the one its final path (junctions and links followed) lies in. Only
+    /// GetVolumePathName works on the path as written (see there); the file system itself knows where a file is.
+    /// </summary>
+    private SimulatedVolume? VolumeOf(string fullPath) => VolumeByPrefix(File.Exists(fullPath) || Directory.Exists(fullPath) ? RealFileIds.FinalPath(fullPath) : fullPath);
+
+    private SimulatedVolume? VolumeByPrefix(string fullPath) => _volumes
         .Where(v => fullPath.StartsWith(v.MountPath, StringComparison.OrdinalIgnoreCase))
         .OrderByDescending(v => v.MountPath.Length)
         .FirstOrDefault();

@@ -100,8 +100,10 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
     /// </summary>
     private void RefuseWhatACloneWouldDrop(SafeFileHandle from, string source)
     {
+        // ERROR_HANDLE_EOF: no streams at all. ERROR_INVALID_FUNCTION: the filesystem does not enumerate streams
+        // (STATUS_INVALID_DEVICE_REQUEST), so it has no named ones to lose; Wine 8 answers so, NTFS and ReFS list them.
         int error = _kernel.GetStreamNames(from, out string[] streams);
-        bool onlyUnnamedData = error == Win32.ErrorHandleEof || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
+        bool onlyUnnamedData = error is Win32.ErrorHandleEof or Win32.ErrorInvalidFunction || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
         if (!onlyUnnamedData)
         {
             throw new CarriesMoreThanDataException(error == 0
