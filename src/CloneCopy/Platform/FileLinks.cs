@@ -33,6 +33,12 @@ internal static class FileLinks
 
     public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error)
     {
+        if (IsWindows)
+        {
+            // Through kernel32, so a failure is worded as MSBuild words it (MSB3892), not as .NET's IOException.
+            return Windows.WindowsLinks.TryCreateSymbolicLink(existingPath, newPath, out error);
+        }
+
         try
         {
 #if NET

@@ -71,6 +71,15 @@ internal static class Win32
     public static int ErrorOf(int hresult) => (hresult & unchecked((int)0xFFFF0000)) == unchecked((int)0x80070000) ? hresult & 0xFFFF : 0;
 
     /// <summary>
+    /// The text MSBuild's Copy gives a failed hard or symbolic link (MSB3891/MSB3892): it words the error with
+    /// Marshal.GetExceptionForHR(Marshal.GetHRForLastWin32Error()).Message, which on .NET adds the HRESULT
+    /// ("File already exists. (0x800700B7)"), not with Win32Exception's text. Off Windows, as <see cref="Describe"/>.
+    /// </summary>
+    public static string DescribeAsMSBuildDoes(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
+        ? Marshal.GetExceptionForHR(HResultOf(error))?.Message ?? Describe(error)
+        : Describe(error);
+
+    /// <summary>
     /// The system's text for an error on Windows. Elsewhere (tests driving a simulated kernel on Linux) the
     /// runtime would read the number as an errno, so only the number is given.
     /// </summary>
