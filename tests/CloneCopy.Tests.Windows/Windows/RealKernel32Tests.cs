@@ -92,6 +92,20 @@ public sealed class RealKernel32Tests : IDisposable
     }
 
     [Fact]
+    public void The_update_revision_is_the_registry_value_NET_reads()
+    {
+        Assert.True(OperatingSystem.IsWindows());
+        if (!OperatingSystem.IsWindows())
+        {
+            return;
+        }
+
+        object? value = Microsoft.Win32.Registry.LocalMachine.OpenSubKey(@"SOFTWARE\Microsoft\Windows NT\CurrentVersion")?.GetValue("UBR");
+
+        Assert.Equal(value is int revision ? revision : 0, WindowsOsBuild.UpdateRevision);
+    }
+
+    [Fact]
     public void A_hard_link_made_through_kernel32_counts_two_links_and_is_a_shared_entry()
     {
         string cache = TestFiles.Write(Path.Combine(_directory, "cache.dll"), 100);

@@ -455,6 +455,23 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("linked.dll")));
     }
 
+    [Theory]
+    [InlineData(19045, 5000, false)] // Windows 10 22H2
+    [InlineData(20348, 3000, false)] // Server 2022
+    [InlineData(22000, 3300, false)] // Windows 11 21H2
+    [InlineData(22621, 3234, false)] // Windows 11 22H2 before the Moment 5 update
+    [InlineData(22621, 3235, true)] // KB5034848 (Moment 5)
+    [InlineData(22631, 3235, true)] // Windows 11 23H2 with KB5034848
+    [InlineData(22631, 4751, true)]
+    [InlineData(26100, 1, true)] // Windows 11 24H2, Server 2025
+    public void CopyFile_clones_natively_from_the_Moment_5_update_as_Microsofts_Block_Cloning_page_says(int build, int revision, bool copyFileClones)
+    {
+        // learn.microsoft.com/windows-server/storage/refs/block-cloning: "Starting with the Windows 11 Moment 5
+        // update (KB5034848) and later releases ... block cloning occurs natively in supported Windows copy
+        // operations". KB5034848 brings 22621 and 22631 to revision 3235.
+        Assert.Equal(copyFileClones, WindowsCopyRoute.LeaveCloningToCopyFile(build, revision));
+    }
+
     [Fact]
     public void On_build_26100_a_volume_that_cannot_clone_is_not_credited_to_CopyFile()
     {

@@ -35,13 +35,13 @@ internal sealed class CopyOnWriteFilesystemCloner : IFileCloner
     }
 
     /// <summary>The cloner for this machine: CloneCopy's own block-clone filesystem over the real kernel32.</summary>
-    public static CopyOnWriteFilesystemCloner ForThisMachine() => For(Kernel32Calls.Instance, WindowsOsBuild.Current);
+    public static CopyOnWriteFilesystemCloner ForThisMachine() => For(Kernel32Calls.Instance, WindowsOsBuild.Current, osRevision: WindowsOsBuild.UpdateRevision);
 
     /// <summary>The cloner over any kernel (tests script one) as a given Windows build would run it.</summary>
-    public static CopyOnWriteFilesystemCloner For(IKernel32 kernel, int osBuild, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize)
+    public static CopyOnWriteFilesystemCloner For(IKernel32 kernel, int osBuild, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize, int osRevision = 0)
     {
         var filesystem = new WindowsBlockCloneFilesystem(kernel, chunkSize);
-        return new CopyOnWriteFilesystemCloner(filesystem, filesystem.Volumes.KeyOf, WindowsCopyRoute.LeaveCloningToCopyFile(osBuild), filesystem.Volumes.Forget);
+        return new CopyOnWriteFilesystemCloner(filesystem, filesystem.Volumes.KeyOf, WindowsCopyRoute.LeaveCloningToCopyFile(osBuild, osRevision), filesystem.Volumes.Forget);
     }
 
     /// <summary>A block clone (FSCTL_DUPLICATE_EXTENTS_TO_FILE) carries data only.</summary>

@@ -20,6 +20,12 @@ internal static class WindowsInterop
     public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
     public const uint FileNameNormalized = 0x0;
 
+    public static readonly IntPtr HkeyLocalMachine = new(unchecked((int)0x80000002));
+    public const uint RrfRtRegDword = 0x00000010;
+
+    [DllImport("advapi32.dll", EntryPoint = "RegGetValueW", CharSet = CharSet.Unicode)]
+    public static extern int RegGetValue(IntPtr key, string subKey, string value, uint flags, IntPtr type, out uint data, ref uint dataSize);
+
     [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern bool GetVolumePathName(string fileName, [Out] char[] volumePathName, uint bufferLength);
 
