@@ -323,7 +323,7 @@ internal sealed class SimulatedKernel32 : IKernel32
 
         if (VolumeOf(path)?.FileSystem != "ReFS")
         {
-            return Win32.ErrorInvalidFunction; // only ReFS keeps integrity streams
+            return Win32.ErrorInvalidFunction; // MS-FSCC 2.3.52 (FSCTL_GET_INTEGRITY_INFORMATION reply): STATUS_INVALID_DEVICE_REQUEST where the volume has no integrity streams
         }
 
         information = State(path).Integrity;
@@ -346,7 +346,7 @@ internal sealed class SimulatedKernel32 : IKernel32
 
         if (RandomAccess.GetLength(file) != 0)
         {
-            return Win32.ErrorInvalidParameter; // only while the file is empty
+            return Win32.ErrorInvalidParameter; // FSCTL_SET_INTEGRITY_INFORMATION page: the setting changes only on an empty file; the code is not documented
         }
 
         State(path).Integrity = information;
@@ -365,7 +365,7 @@ internal sealed class SimulatedKernel32 : IKernel32
         SimulatedVolume? volume = VolumeOf(path);
         if (!State(path).Sparse && volume is not null && length > volume.FreeBytes)
         {
-            return Win32.ErrorDiskFull; // a non-sparse file gets real clusters for its whole length
+            return Win32.ErrorDiskFull; // a non-sparse file gets real clusters for its whole length (MS-FSA 2.1.5.15.4, FileEndOfFileInformation); sparse ones allocate none
         }
 
         RandomAccess.SetLength(file, length);
@@ -512,7 +512,7 @@ internal sealed class SimulatedKernel32 : IKernel32
 
         if ((flags & Win32.SymbolicLinkFlagAllowUnprivilegedCreate) != 0 && OsBuild < 14972)
         {
-            return Win32.ErrorInvalidParameter; // Windows before build 14972 knows no such flag
+            return Win32.ErrorInvalidParameter; // CreateSymbolicLinkW page: SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE from Windows 10 build 14972; older builds refuse unknown flags
         }
 
         File.CreateSymbolicLink(linkPath, targetPath);
