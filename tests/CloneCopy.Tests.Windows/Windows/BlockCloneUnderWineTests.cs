@@ -131,7 +131,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source), new TaskItem(source)],
             DestinationFiles = [new TaskItem(Path.Combine(_directory, "p1", "pkg.dll")), new TaskItem(Path.Combine(_directory, "p2", "pkg.dll"))],
-            Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, WindowsOsBuild.Current), diagnostics),
+            Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), diagnostics),
             Diagnostics = diagnostics,
         };
 
@@ -174,5 +174,5 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     }
 
     private static ClonerTransfer Transfer(RecordingKernel32 kernel, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(kernel, WindowsOsBuild.Current, chunkSize), new EngineDiagnostics());
+        new(() => CopyOnWriteFilesystemCloner.For(kernel, chunkSize), new EngineDiagnostics());
 }

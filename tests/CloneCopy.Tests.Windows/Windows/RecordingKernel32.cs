@@ -125,6 +125,10 @@ internal sealed class RecordingKernel32 : IKernel32
         _real.CloseHandle(file);
     }
 
+    public int CopyFile(string source, string destination) => Record("CopyFile", destination, _real.CopyFile(source, destination));
+
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster) => Record("GetFirstCluster", "", _real.GetFirstCluster(file, out logicalCluster));
+
     public int DeleteFile(string path) => Record("DeleteFile", path, _real.DeleteFile(path));
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) => Record("CreateSymbolicLink", linkPath, _real.CreateSymbolicLink(linkPath, targetPath, flags));

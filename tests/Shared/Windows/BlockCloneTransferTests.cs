@@ -19,7 +19,6 @@ namespace CloneCopy.Tests.Windows;
 public sealed class BlockCloneTransferTests : IDisposable
 {
     private const string VolumeName = @"\\?\Volume{33333333-0000-0000-0000-000000000003}\";
-    private const int Windows11_23H2 = 22631;
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-blockclone").FullName;
     private readonly SimulatedKernel32 _kernel = new();
     private readonly SimulatedVolume _volume;
@@ -298,7 +297,7 @@ public sealed class BlockCloneTransferTests : IDisposable
     {
         var kernel = new SimulatedKernel32();
         SimulatedVolume volume = kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, Windows11_23H2), _diagnostics);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
         object firstBuild = new(), secondBuild = new();
 
         transfer.UseVerdictsOf(firstBuild);
@@ -350,7 +349,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Directory.CreateDirectory(System.IO.Path.Combine(cache, "pkg"));
         Directory.CreateSymbolicLink(System.IO.Path.Combine(repository, "packages"), System.IO.Path.Combine(cache, "pkg"));
         string source = TestFiles.Write(System.IO.Path.Combine(repository, "packages", "lib.dll"), 5000);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, Windows11_23H2), _diagnostics);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
 
         TransferResult result = transfer.Transfer(source, System.IO.Path.Combine(cache, "out.dll"), CancellationToken.None);
 
@@ -366,7 +365,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
 
         Assert.Equal((TransferMethod.Copied, NotClonedReason.DestinationKept), (result.Method, result.Reason));
-        Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("DeleteFile", StringComparison.Ordinal));
+        Assert.DoesNotContain($"DeleteFile {destination}", _kernel.Calls); // (the CopyFile probe deletes its own files)
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
 
@@ -422,20 +421,22 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Theory]
-    [InlineData(19045, TransferMethod.Cloned, NotClonedReason.None)]
-    [InlineData(Windows11_23H2, TransferMethod.Cloned, NotClonedReason.None)]
-    [InlineData(26100, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
-    [InlineData(26200, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
-    public void From_Windows_build_26100_CopyFile_clones_by_itself_and_is_left_to_do_so(int osBuild, object expectedMethod, object expectedReason)
+    [InlineData(false, TransferMethod.Cloned, NotClonedReason.None)]
+    [InlineData(true, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
+    public void Where_CopyFile_is_seen_to_clone_it_is_left_to_do_so_and_elsewhere_CloneCopy_clones(bool copyFileClones, object expectedMethod, object expectedReason)
     {
+        // Whatever the Windows version: a probe copy's clusters say whether CopyFile cloned on this volume.
         var (method, reason) = ((TransferMethod)expectedMethod, (NotClonedReason)expectedReason);
+        _volume.CopyFileClones = copyFileClones;
         string source = TestFiles.Write(Path("a.dll"), 5000);
 
-        TransferResult result = NewTransfer(osBuild).Transfer(source, Path("b.dll"), CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
         Assert.Equal((method, reason), (result.Method, result.Reason));
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
         Assert.Equal(reason == NotClonedReason.None, _kernel.CallsTo("DuplicateExtents").Any());
+        Assert.Single(_kernel.CallsTo("CopyFile")); // the probe's copy, once for the volume
+        Assert.Equal(new[] { "a.dll", "b.dll" }, Directory.GetFiles(_directory).Select(System.IO.Path.GetFileName).Order()); // no probe file left
     }
 
     [Fact]
@@ -444,7 +445,8 @@ public sealed class BlockCloneTransferTests : IDisposable
         // CloneCopyClonesInsteadOfLinks: MSBuild would make a hard link into the package cache; CloneCopy makes a
         // clone instead, which only a clone verdict allows. "CopyFile clones here" is such a verdict.
         string source = TestFiles.Write(Path("pkg.dll"), 5000);
-        ClonerTransfer transfer = NewTransfer(osBuild: 26100);
+        _volume.CopyFileClones = true;
+        ClonerTransfer transfer = NewTransfer();
         Assert.Equal(NotClonedReason.CopyFileClonesHere, transfer.Transfer(TestFiles.Write(Path("other.dll"), 5000, seed: 3), Path("other.copy"), CancellationToken.None).Reason);
 
         bool cloned = transfer.TryCloneOnly(source, Path("linked.dll"), CancellationToken.None, out TransferResult result);
@@ -455,29 +457,12 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("linked.dll")));
     }
 
-    [Theory]
-    [InlineData(19045, 5000, false)] // Windows 10 22H2
-    [InlineData(20348, 3000, false)] // Server 2022
-    [InlineData(22000, 3300, false)] // Windows 11 21H2
-    [InlineData(22621, 3234, false)] // Windows 11 22H2 before the Moment 5 update
-    [InlineData(22621, 3235, true)] // KB5034848 (Moment 5)
-    [InlineData(22631, 3235, true)] // Windows 11 23H2 with KB5034848
-    [InlineData(22631, 4751, true)]
-    [InlineData(26100, 1, true)] // Windows 11 24H2, Server 2025
-    public void CopyFile_clones_natively_from_the_Moment_5_update_as_Microsofts_Block_Cloning_page_says(int build, int revision, bool copyFileClones)
-    {
-        // learn.microsoft.com/windows-server/storage/refs/block-cloning: "Starting with the Windows 11 Moment 5
-        // update (KB5034848) and later releases ... block cloning occurs natively in supported Windows copy
-        // operations". KB5034848 brings 22621 and 22631 to revision 3235.
-        Assert.Equal(copyFileClones, WindowsCopyRoute.LeaveCloningToCopyFile(build, revision));
-    }
-
     [Fact]
-    public void On_build_26100_a_volume_that_cannot_clone_is_not_credited_to_CopyFile()
+    public void A_volume_that_cannot_clone_is_not_credited_to_CopyFile()
     {
         var kernel = new SimulatedKernel32();
-        kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, 26100), _diagnostics);
+        kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false).CopyFileClones = true;
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
 
         TransferResult result = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("b.dll"), CancellationToken.None);
 
@@ -487,6 +472,7 @@ public sealed class BlockCloneTransferTests : IDisposable
     [Fact]
     public void Through_the_task_the_summary_says_CopyFile_clones_rather_than_claiming_a_clone()
     {
+        _volume.CopyFileClones = true;
         string source = TestFiles.Write(Path("a.dll"), 5000);
         var engine = new TestBuildEngine();
         var task = new CloneCopy.Copy
@@ -494,7 +480,7 @@ public sealed class BlockCloneTransferTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source)],
             DestinationFolder = new TaskItem(Path("out")),
-            Transfer = NewTransfer(osBuild: 26100),
+            Transfer = NewTransfer(),
             Diagnostics = _diagnostics,
         };
 
@@ -506,8 +492,8 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
     }
 
-    private ClonerTransfer NewTransfer(int osBuild = Windows11_23H2, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(_kernel, osBuild, chunkSize), _diagnostics);
+    private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
+        new(() => CopyOnWriteFilesystemCloner.For(_kernel, chunkSize), _diagnostics);
 
     /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
     private void AssertRemovedWhenClosed(string destination)

@@ -29,6 +29,7 @@ internal sealed class SimulatedKernel32 : IKernel32
     private readonly HashSet<SafeFileHandle> _deleteOnClose = new(ReferenceEqualityComparer.Instance);
     private readonly List<OpenFile> _opens = new();
     private long _directoryHandles = 0x10000;
+    private long _clusters = 1000;
 
     /// <summary>"Name subject [details]" for every call, in order.</summary>
     public List<string> Calls { get; } = new();
@@ -428,6 +429,11 @@ internal sealed class SimulatedKernel32 : IKernel32
             return Win32.ErrorInvalidParameter;
         }
 
+        if (destinationOffset == 0)
+        {
+            State(to).FirstCluster = State(from).FirstCluster;
+        }
+
         if (CopyData)
         {
             long sourceLength = RandomAccess.GetLength(source);
@@ -483,6 +489,43 @@ internal sealed class SimulatedKernel32 : IKernel32
             _files.Remove(Path.GetFullPath(path));
         }
     }
+
+    // CopyFileW (learn.microsoft.com/windows/win32/api/winbase/nf-winbase-copyfilew), bFailIfExists TRUE:
+    // ERROR_FILE_EXISTS for an existing target. Where the volume's CopyFile clones (the Block Cloning page: "block
+    // cloning occurs natively in supported Windows copy operations" from the Moment 5 update, on ReFS and Dev
+    // Drive), the copy shares the source's clusters; elsewhere it gets clusters of its own.
+    public int CopyFile(string source, string destination)
+    {
+        int fault = Record("CopyFile", destination);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        if (File.Exists(destination))
+        {
+            return Win32.ErrorFileExists;
+        }
+
+        File.Copy(source, destination);
+        SimulatedVolume? volume = VolumeOf(Path.GetFullPath(destination));
+        bool clones = volume is { CopyFileClones: true, BlockRefcounting: true } && ReferenceEquals(volume, VolumeOf(Path.GetFullPath(source)));
+        State(destination).FirstCluster = clones ? State(source).FirstCluster : NextCluster();
+        return 0;
+    }
+
+    // FSCTL_GET_RETRIEVAL_POINTERS (learn.microsoft.com/windows/win32/api/winioctl/ni-winioctl-fsctl_get_retrieval_pointers):
+    // the LCN of each extent; the simulator knows one per file, shared by clones (the Block Cloning page: a clone
+    // remaps the destination's logical clusters onto the source's).
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
+    {
+        string path = _openPaths[file];
+        int fault = Record("GetFirstCluster", path);
+        logicalCluster = fault == 0 ? State(path).FirstCluster : -1;
+        return fault;
+    }
+
+    private long NextCluster() => System.Threading.Interlocked.Increment(ref _clusters);
 
     public int DeleteFile(string path)
     {
@@ -596,6 +639,11 @@ internal sealed class SimulatedKernel32 : IKernel32
             _files[full] = state = new FileState { Integrity = VolumeOf(full)?.DefaultIntegrity ?? default };
         }
 
+        if (state.FirstCluster == 0)
+        {
+            state.FirstCluster = NextCluster(); // clusters of its own, until a clone shares another file's
+        }
+
         return state;
     }
 
@@ -624,6 +672,9 @@ internal sealed class SimulatedKernel32 : IKernel32
         public List<string> NamedStreams { get; } = new();
 
         public uint ExtendedAttributesSize { get; set; }
+
+        /// <summary>The LCN of the first extent; 0 until the simulator hands one out.</summary>
+        public long FirstCluster { get; set; }
     }
 }
 
@@ -654,6 +705,9 @@ internal sealed class SimulatedVolume
     public long ClusterSize { get; }
 
     public uint Serial { get; }
+
+    /// <summary>Whether CopyFile clones on this volume (Windows 11 from the Moment 5 update, on ReFS and Dev Drive).</summary>
+    public bool CopyFileClones { get; set; }
 
     /// <summary>Room for allocated (non-sparse) clusters.</summary>
     public long FreeBytes { get; set; } = long.MaxValue;

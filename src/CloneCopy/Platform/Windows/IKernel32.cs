@@ -70,6 +70,15 @@ internal interface IKernel32
     /// <summary>CloseHandle: where a delete-on-close disposition takes effect (once no other handle is open).</summary>
     void CloseHandle(SafeFileHandle file);
 
+    /// <summary>CopyFileW with bFailIfExists: Windows' own copy, the one MSBuild's Copy and File.Copy use.</summary>
+    int CopyFile(string source, string destination);
+
+    /// <summary>
+    /// FSCTL_GET_RETRIEVAL_POINTERS from VCN 0: the logical cluster number where the file's first extent lies
+    /// (-1 for an extent not allocated yet). Two files whose first extents share an LCN share those clusters.
+    /// </summary>
+    int GetFirstCluster(SafeFileHandle file, out long logicalCluster);
+
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);
 

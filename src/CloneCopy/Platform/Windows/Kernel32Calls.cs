@@ -242,6 +242,27 @@ internal sealed class Kernel32Calls : IKernel32
 
     public void CloseHandle(SafeFileHandle file) => file.Dispose();
 
+    public int CopyFile(string source, string destination) =>
+        WindowsInterop.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
+    {
+        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
+        // per extent. Room for one extent: ERROR_MORE_DATA still fills it.
+        var buffer = new byte[32];
+        long startingVcn = 0;
+        bool done = WindowsInterop.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
+        {
+            logicalCluster = BitConverter.ToInt64(buffer, 24);
+            return 0;
+        }
+
+        logicalCluster = -1;
+        return error == 0 ? Win32.ErrorHandleEof : error;
+    }
+
     public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>

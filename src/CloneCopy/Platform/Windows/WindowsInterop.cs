@@ -20,12 +20,6 @@ internal static class WindowsInterop
     public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
     public const uint FileNameNormalized = 0x0;
 
-    public static readonly IntPtr HkeyLocalMachine = new(unchecked((int)0x80000002));
-    public const uint RrfRtRegDword = 0x00000010;
-
-    [DllImport("advapi32.dll", EntryPoint = "RegGetValueW", CharSet = CharSet.Unicode)]
-    public static extern int RegGetValue(IntPtr key, string subKey, string value, uint flags, IntPtr type, out uint data, ref uint dataSize);
-
     [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern bool GetVolumePathName(string fileName, [Out] char[] volumePathName, uint bufferLength);
 
@@ -89,6 +83,13 @@ internal static class WindowsInterop
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref DuplicateExtentsData inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+    [DllImport(Kernel32, EntryPoint = "CopyFileW", CharSet = CharSet.Unicode, SetLastError = true)]
+    public static extern bool CopyFile(string existingFileName, string newFileName, bool failIfExists);
+
+    /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
+    public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
 
     [DllImport(Kernel32, EntryPoint = "DeleteFileW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern bool DeleteFile(string fileName);

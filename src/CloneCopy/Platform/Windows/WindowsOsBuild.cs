@@ -12,31 +12,9 @@ namespace CloneCopy.Platform.Windows;
 internal static class WindowsOsBuild
 {
     private static readonly Lazy<int> Build = new(Read);
-    private static readonly Lazy<int> Revision = new(ReadRevision);
 
     /// <summary>The running build, or 0 when it cannot be read.</summary>
     public static int Current => Build.Value;
-
-    /// <summary>
-    /// The update build revision (the 3235 of 22631.3235), from the registry value UBR under
-    /// HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion, which RtlGetVersion does not report; 0 when absent.
-    /// </summary>
-    public static int UpdateRevision => Revision.Value;
-
-    private static int ReadRevision()
-    {
-        try
-        {
-            uint size = sizeof(uint);
-            return WindowsInterop.RegGetValue(WindowsInterop.HkeyLocalMachine, @"SOFTWARE\Microsoft\Windows NT\CurrentVersion", "UBR", WindowsInterop.RrfRtRegDword, IntPtr.Zero, out uint revision, ref size) == 0
-                ? (int)revision
-                : 0;
-        }
-        catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
-        {
-            return 0;
-        }
-    }
 
     private static int Read()
     {
