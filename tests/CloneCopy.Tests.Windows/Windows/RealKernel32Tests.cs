@@ -92,6 +92,18 @@ public sealed class RealKernel32Tests : IDisposable
     }
 
     [Fact]
+    public void The_CopyFile_probe_finds_that_Wines_CopyFile_does_not_clone()
+    {
+        var kernel = new RecordingKernel32();
+
+        bool clones = new CopyFileCloneProbe(kernel).ClonesOn("wine", _directory);
+
+        Assert.False(clones);
+        Assert.Contains("CopyFile", string.Join("\n", kernel.Calls));
+        Assert.Empty(Directory.GetFiles(_directory)); // both probe files removed
+    }
+
+    [Fact]
     public void A_hard_link_made_through_kernel32_counts_two_links_and_is_a_shared_entry()
     {
         string cache = TestFiles.Write(Path.Combine(_directory, "cache.dll"), 100);

@@ -44,8 +44,10 @@ internal sealed class CopyFileCloneProbe
                 stream.Flush(flushToDisk: true); // allocated clusters, not dirty cache pages
             }
 
+            // LCN 0 holds the volume's boot sector, never a file's data: an answer of 0 is no answer (Wine's
+            // FSCTL_GET_RETRIEVAL_POINTERS says 0 for every file).
             return _kernel.CopyFile(original, copy) == 0
-                && FirstCluster(original) is long a && a >= 0
+                && FirstCluster(original) is long a && a > 0
                 && FirstCluster(copy) is long b && a == b;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)

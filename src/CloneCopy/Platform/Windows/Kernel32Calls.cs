@@ -248,8 +248,8 @@ internal sealed class Kernel32Calls : IKernel32
     public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
     {
         // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
-        // per extent. Room for one extent: ERROR_MORE_DATA still fills it.
-        var buffer = new byte[32];
+        // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
+        var buffer = new byte[16 + (4 * 16)];
         long startingVcn = 0;
         bool done = WindowsInterop.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
         int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
