@@ -46,8 +46,9 @@ internal enum NotClonedReason
     DestinationKept,
 
     /// <summary>
-    /// Windows 11 24H2 / Server 2025 and later: CopyFile clones on this volume itself, so the platform's copy
-    /// ran (it is faster there than a block clone of our own). CloneCopy did not check that it cloned.
+    /// Windows: a probe copy showed CopyFile clones on this volume itself (from the Moment 5 update, on ReFS and
+    /// Dev Drive), so the platform's copy ran (faster there than a block clone of our own for small files).
+    /// The volume was checked once per build, not each file.
     /// </summary>
     CopyFileClonesHere,
 
