@@ -68,6 +68,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
     internal EngineDiagnostics Diagnostics { get; set; } = FileTransferFactory.Diagnostics;
 
+    private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
+
     public void Cancel() => _cancellation.Cancel();
 
     public override bool Execute()
@@ -89,6 +91,12 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         if (_useSymbolicLinks is null && hatches.UseSymbolicLinksByDefault)
         {
             _useSymbolicLinks = true;
+        }
+
+        // Volume verdicts belong to one build: a reused node may meet a volume unlocked or mounted since.
+        if (Transfer is IBuildScopedVerdicts scoped && BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new object()) is { } build)
+        {
+            scoped.UseVerdictsOf(build);
         }
 
         List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles, environment);

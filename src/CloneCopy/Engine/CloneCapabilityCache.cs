@@ -43,6 +43,15 @@ internal sealed class CloneCapabilityCache<TVolumes>
 
     public void RememberPossible(TVolumes volumes) => Remember(new Verdict(volumes, null, possible: true));
 
+    /// <summary>Forgets every verdict (a new build on a reused node: volumes may have changed since).</summary>
+    public void Clear()
+    {
+        lock (_writeLock)
+        {
+            Volatile.Write(ref _verdicts, []);
+        }
+    }
+
     private Verdict? Find(TVolumes volumes)
     {
         foreach (Verdict verdict in Volatile.Read(ref _verdicts))

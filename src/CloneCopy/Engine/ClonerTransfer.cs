@@ -1,5 +1,4 @@
 using System;
-using System.Collections.Concurrent;
 using System.IO;
 using System.Threading;
 using CloneCopy.Platform;
@@ -11,14 +10,16 @@ namespace CloneCopy.Engine;
 /// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
 /// that cannot be probed (whatever the probe throws), switches cloning off (for the process, or for that
 /// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and later
-/// clones of the same source use that fresh copy as their source: its blocks start again at one reference.
+/// clones of the same source use that fresh copy as their source (its blocks start again at one reference)
+/// for as long as its content is proven unchanged (<see cref="ReseedSources"/>).
 /// </summary>
-internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
+internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuildScopedVerdicts
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
-    private readonly ConcurrentDictionary<string, string> _reseededSources = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
+    private object? _build;
     private long _linkLimitHits;
 
     public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics)
@@ -32,20 +33,20 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
 
-    /// <summary>
-    /// The path later clones of <paramref name="source"/> read from: after a link-limit fallback, the fresh
-    /// copy, as long as it still is one (same size and timestamp; something later in the build may have
-    /// replaced it).
-    /// </summary>
-    private string CloneSourceFor(string source, FileInfo original)
+    /// <summary>A new build forgets what was learnt about volumes (their keys, capabilities and verdicts).</summary>
+    public void UseVerdictsOf(object build)
     {
-        if (!_reseededSources.TryGetValue(source, out string? fresh))
+        object? current = Volatile.Read(ref _build);
+        if (ReferenceEquals(current, build) || !ReferenceEquals(Interlocked.CompareExchange(ref _build, build, current), current))
         {
-            return original.FullName;
+            return; // the same build, or another task of the new build got here first and forgets for all
         }
 
-        var copy = new FileInfo(fresh);
-        return copy.Exists && copy.Length == original.Length && copy.LastWriteTimeUtc == original.LastWriteTimeUtc ? fresh : original.FullName;
+        _capabilities.Clear();
+        if (_cloner.IsValueCreated)
+        {
+            _cloner.Value?.ForgetVolumes();
+        }
     }
 
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
@@ -59,7 +60,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         NotClonedReason reason;
         try
         {
-            reason = TryClone(source, sourcePath, destinationPath, cancellationToken);
+            reason = TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: false);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -78,7 +79,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         if (reason == NotClonedReason.LinkLimit)
         {
             // The copy has fresh blocks with one reference each: clone later copies of this source from it.
-            _reseededSources[sourcePath] = destinationPath;
+            _reseeds.Remember(sourcePath, source, destinationPath);
         }
 
         return new TransferResult(TransferMethod.Copied, reason, length);
@@ -91,7 +92,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         try
         {
             FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
-            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken) != NotClonedReason.None)
+            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: true) != NotClonedReason.None)
             {
                 return false;
             }
@@ -106,7 +107,12 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         }
     }
 
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken)
+    /// <param name="inPlaceOfLink">
+    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and a volume where the
+    /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
+    /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
+    /// </param>
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken, bool inPlaceOfLink)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)
@@ -120,7 +126,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
             return NotClonedReason.EmptyFile;
         }
 
-        string cloneSource = CloneSourceFor(sourcePath, source);
+        string cloneSource = _reseeds.CloneSourceFor(sourcePath, source);
         (string, string) volumes;
         try
         {
@@ -134,6 +140,11 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer
         }
 
         NotClonedReason verdict = Verdict(cloner, volumes, cloneSource, destinationPath);
+        if (verdict == NotClonedReason.CopyFileClonesHere && inPlaceOfLink)
+        {
+            verdict = NotClonedReason.None;
+        }
+
         if (verdict != NotClonedReason.None)
         {
             return verdict;

@@ -33,7 +33,7 @@ internal static class FileTransferFactory
 
         if (RuntimeInformation.IsOSPlatform(OSPlatform.OSX))
         {
-            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(Platform.MacOS.DarwinLibC.Instance), Diagnostics);
+            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(Platform.MacOS.GuardedDarwinCalls.Instance), Diagnostics);
         }
 #endif
         return new PlatformFileCopy();

@@ -12,6 +12,9 @@ internal interface IFileCloner
     /// <summary>A key for the volume holding <paramref name="path"/>; verdicts are cached per pair of keys.</summary>
     string VolumeOf(string path);
 
+    /// <summary>Forgets whatever it cached about volumes (a new build: a volume may have been mounted or unlocked).</summary>
+    void ForgetVolumes();
+
     /// <summary>True when a successful clone already carries the source's timestamps and attributes.</summary>
     bool ClonesKeepMetadata { get; }
 
@@ -62,6 +65,9 @@ internal readonly struct CloneAttempt
 
     /// <summary>The destination exists (MSBuild's rules kept it): the platform's copy writes it, with its own checks.</summary>
     public static CloneAttempt DestinationExists(string detail) => new(CloneAttemptKind.NotNow, NotClonedReason.DestinationKept, detail);
+
+    /// <summary>This file needs the platform's copy (it carries more than a clone would): copy it, cache nothing.</summary>
+    public static CloneAttempt LeftToPlatformCopy(NotClonedReason reason, string detail) => new(CloneAttemptKind.NotNow, reason, detail);
 
     public static CloneAttempt LinkLimit(string detail) => new(CloneAttemptKind.LinkLimit, NotClonedReason.LinkLimit, detail);
 }

@@ -46,10 +46,18 @@ internal enum NotClonedReason
     DestinationKept,
 
     /// <summary>
-    /// Windows 11 24H2 / Server 2025 and later: CopyFile clones on this volume itself, so the platform's copy
-    /// ran (it is faster there than a block clone of our own). CloneCopy did not check that it cloned.
+    /// Windows: a probe copy showed CopyFile clones on this volume itself (from the Moment 5 update, on ReFS and
+    /// Dev Drive), so the platform's copy ran (faster there than a block clone of our own for small files).
+    /// The volume was checked once per build, not each file.
     /// </summary>
     CopyFileClonesHere,
+
+    /// <summary>
+    /// Windows: the source has named data streams (the Mark of the Web's Zone.Identifier, for one) or extended
+    /// attributes. A block clone carries the unnamed data stream only; CopyFile, which MSBuild's Copy calls,
+    /// copies them all, so the file is left to it.
+    /// </summary>
+    CarriesMoreThanData,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

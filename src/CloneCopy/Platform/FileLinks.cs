@@ -37,29 +37,21 @@ internal static class FileLinks
     /// </summary>
     public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error)
     {
-#if NET
-        if (!IsWindows)
+        if (IsWindows)
         {
-            bool made = Linux.LibC.Symlink(existingPath, newPath) == 0;
-            error = made ? string.Empty : Marshal.GetLastPInvokeError().ToString(System.Globalization.CultureInfo.InvariantCulture);
-            return made;
-        }
-#endif
-        try
-        {
-#if NET
-            File.CreateSymbolicLink(newPath, existingPath); // .NET passes the unprivileged flag only where Windows knows it
-            error = string.Empty;
-            return true;
-#else
+            // Through kernel32, so a failure is worded as MSBuild words it (MSB3892), not as .NET's IOException.
             return Windows.WindowsLinks.TryCreateSymbolicLink(existingPath, newPath, out error);
+        }
+
+#if NET
+        bool made = Linux.LibC.Symlink(existingPath, newPath) == 0;
+        error = made ? string.Empty : Marshal.GetLastPInvokeError().ToString(System.Globalization.CultureInfo.InvariantCulture);
+        return made;
+#else
+        // The netstandard2.0 build runs in MSBuild.exe, on Windows only.
+        error = "Symbolic links need the .NET build of CloneCopy on this operating system.";
+        return false;
 #endif
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            error = e.Message;
-            return false;
-        }
     }
 
     /// <summary>

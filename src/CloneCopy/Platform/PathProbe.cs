@@ -95,7 +95,7 @@ internal static class PathProbe
             }
         }
 
-        if (IsMacOS && MacOS.MacPathProbe.Get(fullPath, MacOS.DarwinLibC.Instance) is PathStatus onMac)
+        if (IsMacOS && MacOS.MacPathProbe.Get(fullPath, MacOS.GuardedDarwinCalls.Instance) is PathStatus onMac)
         {
             return onMac;
         }

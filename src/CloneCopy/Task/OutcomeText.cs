@@ -23,6 +23,7 @@ internal static class OutcomeText
         NotClonedReason.CloningDisabled => "cloning disabled",
         NotClonedReason.DestinationKept => "the existing destination was kept and written in place",
         NotClonedReason.CopyFileClonesHere => "Windows' CopyFile clones here itself",
+        NotClonedReason.CarriesMoreThanData => "named streams or extended attributes, which CopyFile copies and a clone would drop",
         _ => "cloned",
     };
 }

@@ -58,8 +58,8 @@ internal sealed class ProjectStatistics
                     Copied++;
                     BytesCopied += outcome.Transfer.Bytes;
                     _copiedBecause[(int)outcome.Transfer.Reason]++;
-                    // Not counted against the CI guard: an empty file has nothing to share, and from Windows build
-                    // 26100 on, CopyFile clones on ReFS and Dev Drive itself.
+                    // Not counted against the CI guard: an empty file has nothing to share, and where CopyFile was
+                    // seen to clone on the volume (Windows from the Moment 5 update, ReFS and Dev Drive), it cloned.
                     if (outcome.Transfer.Reason is not (NotClonedReason.EmptyFile or NotClonedReason.CopyFileClonesHere))
                     {
                         NotCloned++;

@@ -46,12 +46,13 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Equal(File.GetAttributes(Path.Combine(_directory, "by-file-copy.dll")), File.GetAttributes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Contains($"CreateFile {destination} CreateNew => 0", kernel.Calls);
-        Assert.Equal(new[] { "SetSparse True => 0", "SetIntegrityInformation scripted 2 => 0", "SetEndOfFile 10000 => 0" }, kernel.Calls.Where(c => c.StartsWith("Set", StringComparison.Ordinal)).Take(3));
+        Assert.Equal(new[] { "SetSparse True => 0", "SetIntegrityInformation scripted 2 => 0", "SetEndOfFile 10000 => 0" }, kernel.Calls.Where(c => c.StartsWith("Set", StringComparison.Ordinal) && !c.StartsWith("SetDeleteOnClose", StringComparison.Ordinal)).Take(3));
+        Assert.Equal(new[] { "SetDeleteOnClose True => 0", "SetDeleteOnClose False => 0" }, kernel.CallsTo("SetDeleteOnClose")); // Wine implements FileDispositionInfo
         Assert.Contains("SetSparse False => 0", kernel.Calls);
     }
 
     [Fact]
-    public void Wine_answers_the_clone_FSCTL_with_ERROR_NOT_SUPPORTED_which_is_remembered_and_leaves_no_half_file()
+    public void Wine_answers_the_clone_FSCTL_with_ERROR_NOT_SUPPORTED_a_refusal_of_that_file_only_and_leaves_no_half_file()
     {
         var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true };
         ClonerTransfer transfer = Transfer(kernel);
@@ -62,10 +63,13 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         TransferResult remembered = transfer.Transfer(second, Path.Combine(_directory, "b.copy"), CancellationToken.None);
 
         Assert.Contains($"DuplicateExtents wine 0 8192 => {Win32.ErrorNotSupported}", kernel.Calls);
-        Assert.Contains($"DeleteFile {Path.Combine(_directory, "a.copy")} => 0", kernel.Calls);
-        Assert.Equal(NotClonedReason.FilesystemCannotClone, refused.Reason);
-        Assert.Equal(NotClonedReason.FilesystemCannotClone, remembered.Reason);
-        Assert.Single(kernel.CallsTo("DuplicateExtents"));
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls); // Wine's disposition: the half file goes when its handle closes
+        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
+        // MS-FSCC 2.3.8 lists STATUS_NOT_SUPPORTED for per-file conditions (Windows answers a volume that
+        // cannot clone with STATUS_INVALID_DEVICE_REQUEST): each file is refused on its own.
+        Assert.Equal(NotClonedReason.RefusedForThisFile, refused.Reason);
+        Assert.Equal(NotClonedReason.RefusedForThisFile, remembered.Reason);
+        Assert.Equal(2, kernel.CallsTo("DuplicateExtents").Count());
         Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path.Combine(_directory, "a.copy")));
         Assert.Equal(File.GetLastWriteTimeUtc(first), File.GetLastWriteTimeUtc(Path.Combine(_directory, "a.copy")));
     }
@@ -77,13 +81,42 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 200_000);
         string destination = Path.Combine(_directory, "b.dll");
 
-        // The half-made clone is deleted by a real DeleteFile; File.Copy then copies (this disk has room), as
-        // MSBuild's Copy would have, or on a really full disk fails with .NET's own exception.
+        // The half-made clone is deleted by Wine when its handle (marked delete-on-close) closes; File.Copy then
+        // copies (this disk has room), as MSBuild's Copy would have, or on a really full disk fails with .NET's
+        // own exception.
         TransferResult result = Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
 
-        Assert.Contains(kernel.Calls, c => c.StartsWith("DeleteFile", StringComparison.Ordinal));
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
+        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
         Assert.Equal(TransferMethod.Copied, result.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void Cancelled_half_way_the_file_marked_delete_on_close_is_gone_on_the_real_filesystem()
+    {
+        using var cancellation = new CancellationTokenSource();
+        var kernel = new RecordingKernel32
+        {
+            ClaimBlockRefcounting = true,
+            Fsctl = (name, _) =>
+            {
+                if (name == "DuplicateExtents")
+                {
+                    cancellation.Cancel();
+                }
+
+                return 0;
+            },
+        };
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 200_000);
+        string destination = Path.Combine(_directory, "b.dll");
+
+        Assert.ThrowsAny<OperationCanceledException>(() => Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
+
+        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
+        Assert.False(File.Exists(destination));
     }
 
     [Fact]
@@ -98,7 +131,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source), new TaskItem(source)],
             DestinationFiles = [new TaskItem(Path.Combine(_directory, "p1", "pkg.dll")), new TaskItem(Path.Combine(_directory, "p2", "pkg.dll"))],
-            Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, WindowsOsBuild.Current), diagnostics),
+            Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), diagnostics),
             Diagnostics = diagnostics,
         };
 
@@ -136,10 +169,10 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Throws<UnauthorizedAccessException>(() => Transfer(kernel).Transfer(source, destination, CancellationToken.None));
 
         Assert.Contains($"CreateFile {destination} CreateNew => {Win32.ErrorFileExists}", kernel.Calls);
-        Assert.Empty(kernel.CallsTo("DeleteFile"));
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
         Assert.Equal(TestFiles.Content(10, 2), File.ReadAllBytes(destination));
     }
 
     private static ClonerTransfer Transfer(RecordingKernel32 kernel, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(kernel, WindowsOsBuild.Current, chunkSize), new EngineDiagnostics());
+        new(() => CopyOnWriteFilesystemCloner.For(kernel, chunkSize), new EngineDiagnostics());
 }

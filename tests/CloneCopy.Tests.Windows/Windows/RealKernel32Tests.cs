@@ -40,7 +40,7 @@ public sealed class RealKernel32Tests : IDisposable
     [Fact]
     public void A_share_Wine_cannot_resolve_and_a_drive_that_does_not_exist_get_keys_and_their_probes_fail_with_IOException()
     {
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance, WindowsOsBuild.Current);
+        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance);
 
         foreach (string path in new[] { @"\\server\share\bin\a.dll", @"Q:\bin\a.dll" })
         {
@@ -53,7 +53,7 @@ public sealed class RealKernel32Tests : IDisposable
     public void Wine_NTFS_cannot_block_clone_so_files_are_copied_and_the_volume_is_asked_once()
     {
         var kernel = new RecordingKernel32();
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, WindowsOsBuild.Current), new EngineDiagnostics());
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), new EngineDiagnostics());
 
         for (int i = 0; i < 3; i++)
         {
@@ -66,14 +66,15 @@ public sealed class RealKernel32Tests : IDisposable
 
         Assert.Single(kernel.CallsTo("GetVolumeInformation"));
         Assert.Empty(kernel.CallsTo("GetDiskFreeSpace")); // a volume that cannot clone is not asked its cluster size
-        Assert.Empty(kernel.CallsTo("CreateFile"));
+        // No file is opened to clone; each folder is opened once, to read its final path (junctions followed).
+        Assert.Equal(2, kernel.CallsTo("CreateFile").Count());
     }
 
     [Fact]
     public void A_destination_on_a_drive_that_does_not_exist_is_another_volume_and_File_Copy_reports_its_own_error()
     {
         var diagnostics = new EngineDiagnostics();
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance, WindowsOsBuild.Current), diagnostics);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance), diagnostics);
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 100);
         Exception expected = Assert.ThrowsAny<Exception>(() => File.Copy(source, @"Q:\out.dll", overwrite: true));
 
@@ -88,6 +89,18 @@ public sealed class RealKernel32Tests : IDisposable
     {
         Assert.True(WindowsOsBuild.Current > 0);
         Assert.Equal(Environment.OSVersion.Version.Build, WindowsOsBuild.Current); // .NET reads RtlGetVersion too
+    }
+
+    [Fact]
+    public void The_CopyFile_probe_finds_that_Wines_CopyFile_does_not_clone()
+    {
+        var kernel = new RecordingKernel32();
+
+        bool clones = new CopyFileCloneProbe(kernel).ClonesOn("wine", _directory);
+
+        Assert.False(clones);
+        Assert.Contains("CopyFile", string.Join("\n", kernel.Calls));
+        Assert.Empty(Directory.GetFiles(_directory)); // both probe files removed
     }
 
     [Fact]

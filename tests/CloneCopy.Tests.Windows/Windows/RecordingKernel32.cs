@@ -59,6 +59,10 @@ internal sealed class RecordingKernel32 : IKernel32
 
     public int GetFileId(SafeFileHandle file, out Win32FileId id) => Record("GetFileId", "", _real.GetFileId(file, out id));
 
+    public int GetStreamNames(SafeFileHandle file, out string[] names) => Record("GetStreamNames", "", _real.GetStreamNames(file, out names));
+
+    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size) => Record("GetExtendedAttributesSize", "", _real.GetExtendedAttributesSize(file, out size));
+
     public int GetFinalPathName(SafeFileHandle file, out string path) => Record("GetFinalPathName", "", _real.GetFinalPathName(file, out path));
 
     public int SetSparse(SafeFileHandle file, bool sparse) => Record("SetSparse", $"{sparse}", _real.SetSparse(file, sparse));
@@ -112,6 +116,18 @@ internal sealed class RecordingKernel32 : IKernel32
 
         return Record("DuplicateExtents", $"scripted {sourceOffset} {byteCount}", scripted.Value);
     }
+
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete) => Record("SetDeleteOnClose", $"{delete}", _real.SetDeleteOnClose(file, delete));
+
+    public void CloseHandle(SafeFileHandle file)
+    {
+        Record("CloseHandle", "", 0);
+        _real.CloseHandle(file);
+    }
+
+    public int CopyFile(string source, string destination) => Record("CopyFile", destination, _real.CopyFile(source, destination));
+
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster) => Record("GetFirstCluster", "", _real.GetFirstCluster(file, out logicalCluster));
 
     public int DeleteFile(string path) => Record("DeleteFile", path, _real.DeleteFile(path));
 

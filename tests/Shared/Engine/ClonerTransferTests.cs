@@ -124,7 +124,7 @@ public sealed class ClonerTransferTests : IDisposable
         string link = Path.Combine(volumeA, "pkg.dll");
         File.CreateSymbolicLink(link, target);
         var filesystem = new FakeCopyOnWriteFilesystem();
-        var cloner = new CopyOnWriteFilesystemCloner(filesystem, p => p.StartsWith(volumeA, StringComparison.Ordinal) ? "A" : "B", leaveCloningToCopyFile: false);
+        var cloner = new CopyOnWriteFilesystemCloner(filesystem, p => p.StartsWith(volumeA, StringComparison.Ordinal) ? "A" : "B", copyFileClones: (_, _) => false, forgetVolumes: () => { });
         var transfer = new ClonerTransfer(() => cloner, new EngineDiagnostics());
         string destination = Path.Combine(volumeB, "out.dll");
 

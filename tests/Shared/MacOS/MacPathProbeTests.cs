@@ -34,6 +34,23 @@ public sealed class MacPathProbeTests : IDisposable
         Assert.False(missing.Exists);
     }
 
+    [Theory]
+    [InlineData(typeof(DllNotFoundException))]
+    [InlineData(typeof(EntryPointNotFoundException))]
+    public void A_C_library_binding_that_fails_leaves_the_answer_to_dotnet_and_is_not_called_again(Type failure)
+    {
+        var broken = new BrokenBindingDarwinCalls((Exception)Activator.CreateInstance(failure)!);
+        var guarded = new GuardedDarwinCalls(broken);
+        string file = TestFiles.Write(Path.Combine(_directory, "a.dll"), 10);
+
+        PathStatus? first = MacPathProbe.Get(file, guarded);
+        PathStatus? second = MacPathProbe.Get(file, guarded);
+
+        Assert.Null(first); // PathProbe then asks .NET, as on any other failure of the calls
+        Assert.Null(second);
+        Assert.Equal(1, broken.Calls);
+    }
+
     [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
     [Trait("Needs", "SymbolicLinks")]
     public void The_source_reached_through_a_linked_directory_is_recognised_so_it_is_never_deleted()
@@ -62,5 +79,28 @@ public sealed class MacPathProbeTests : IDisposable
         Assert.True(link.IsLink && link.Exists && link.HasIdentity);
         Assert.Equal(MacPathProbe.Get(target, _calls)!.Value.Inode, link.Inode);
         Assert.True(dangling.IsLink && dangling.Exists && !dangling.HasIdentity);
+    }
+}
+
+/// <summary>A libc binding that cannot be bound (no such library, no such entry point): every call throws.</summary>
+internal sealed class BrokenBindingDarwinCalls : IDarwinCalls
+{
+    private readonly Exception _failure;
+
+    public BrokenBindingDarwinCalls(Exception failure) => _failure = failure;
+
+    public int Calls { get; private set; }
+
+    public int Stat(string path, out DarwinFileStatus status) => Fail(out status);
+
+    public int LStat(string path, out DarwinFileStatus status) => Fail(out status);
+
+    public int CloneFile(string source, string destination, uint flags) => Fail(out _);
+
+    private int Fail(out DarwinFileStatus status)
+    {
+        Calls++;
+        status = default;
+        throw _failure;
     }
 }

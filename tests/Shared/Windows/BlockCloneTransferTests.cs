@@ -19,7 +19,6 @@ namespace CloneCopy.Tests.Windows;
 public sealed class BlockCloneTransferTests : IDisposable
 {
     private const string VolumeName = @"\\?\Volume{33333333-0000-0000-0000-000000000003}\";
-    private const int Windows11_23H2 = 22631;
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-blockclone").FullName;
     private readonly SimulatedKernel32 _kernel = new();
     private readonly SimulatedVolume _volume;
@@ -41,7 +40,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Equal(
-            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False" },
+            new[] { $"CreateFile {destination} CreateNew", $"SetDeleteOnClose {destination} True", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetDeleteOnClose {destination} False", $"CloseHandle {destination}" },
             _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal) && !c.StartsWith("SetIntegrity", StringComparison.Ordinal)));
         Assert.False(_kernel.IsSparse(destination));
     }
@@ -99,7 +98,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         // disk that is really full it fails with .NET's own exception; here the disk has room, so it copies.
         TransferResult result = NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
 
-        Assert.Contains($"DeleteFile {destination}", _kernel.Calls);
+        AssertRemovedWhenClosed(destination);
         Assert.Equal(TransferMethod.Copied, result.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
@@ -126,6 +125,28 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Single(_kernel.CallsTo("DuplicateExtents"));
     }
 
+    [Fact]
+    public void A_half_made_clone_is_gone_after_cancellation_even_when_a_scanner_holds_it_and_deleting_by_name_fails()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        string destination = Path("b.dll");
+        using var cancellation = new CancellationTokenSource();
+        _kernel.Fault = (call, _) =>
+        {
+            if (call == "DuplicateExtents")
+            {
+                cancellation.Cancel();
+            }
+
+            // An antivirus scanner has the new file open without FILE_SHARE_DELETE at the moment it is deleted by name.
+            return call == "DeleteFile" ? Win32.ErrorSharingViolation : 0;
+        };
+
+        Assert.ThrowsAny<OperationCanceledException>(() => NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
+
+        Assert.False(File.Exists(destination), "a full-length, half-cloned file newer than its source was left behind");
+    }
+
     [Theory]
     [InlineData("DuplicateExtents", 2, Win32.ErrorInvalidParameter)] // alignment refused half-way
     [InlineData("DuplicateExtents", 2, 55)] // ERROR_DEV_NOT_EXIST: the volume went away half-way
@@ -147,7 +168,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (refused.Method, refused.Reason));
         Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
         Assert.Equal(File.GetLastWriteTimeUtc(first), File.GetLastWriteTimeUtc(Path("a.copy")));
-        Assert.Contains($"DeleteFile {Path("a.copy")}", _kernel.Calls);
+        AssertRemovedWhenClosed(Path("a.copy"));
         Assert.Equal(TransferMethod.Cloned, cloned.Method);
     }
 
@@ -167,6 +188,25 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Contains($"CreateFile {Path("bin1.dll")} OpenExisting", _kernel.Calls); // re-seeded from the fresh copy
         Assert.True(_diagnostics.TryTake(out EngineDiagnostic diagnostic));
         Assert.Equal(EngineDiagnosticKind.LinkLimitReached, diagnostic.Kind);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void A_reseed_copy_rewritten_with_the_same_size_and_timestamp_is_not_cloned_from()
+    {
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path("bin1.dll"), CancellationToken.None).Reason);
+
+        // A later step rewrites the fresh copy in place: other bytes, same length, same timestamp (a deterministic build).
+        DateTime stamp = File.GetLastWriteTimeUtc(Path("bin1.dll"));
+        File.WriteAllBytes(Path("bin1.dll"), TestFiles.Content(8192, seed: 7));
+        File.SetLastWriteTimeUtc(Path("bin1.dll"), stamp);
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, next.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
     }
 
@@ -220,9 +260,10 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
-    public void An_FSCTL_the_volume_does_not_support_is_remembered_for_the_volume()
+    public void An_FSCTL_the_volume_does_not_implement_is_remembered_for_the_volume()
     {
-        _kernel.Fault = (call, _) => call == "DuplicateExtents" ? Win32.ErrorNotSupported : 0;
+        // STATUS_INVALID_DEVICE_REQUEST (MS-FSA 2.1.5.10.4): the object store does not implement the FSCTL.
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" ? Win32.ErrorInvalidFunction : 0;
         ClonerTransfer transfer = NewTransfer();
 
         TransferResult first = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("a.copy"), CancellationToken.None);
@@ -235,6 +276,87 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void ERROR_NOT_SUPPORTED_from_the_clone_FSCTL_refuses_that_file_only()
+    {
+        // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED is per file (a sparse source into a non-sparse target, ranges that
+        // overlap, a range beyond the source's allocation); the volume that cannot clone says STATUS_INVALID_DEVICE_REQUEST.
+        string first = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == Path("a.copy") ? Win32.ErrorNotSupported : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult refused = transfer.Transfer(first, Path("a.copy"), CancellationToken.None);
+        TransferResult next = transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000, seed: 2), Path("b.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (refused.Method, refused.Reason));
+        Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+    }
+
+    [Fact]
+    public void Volume_verdicts_last_one_build_a_volume_that_can_clone_in_the_next_build_is_asked_again()
+    {
+        var kernel = new SimulatedKernel32();
+        SimulatedVolume volume = kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
+        object firstBuild = new(), secondBuild = new();
+
+        transfer.UseVerdictsOf(firstBuild);
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("a.copy"), CancellationToken.None).Reason);
+        volume.BlockRefcounting = true; // between builds, a Dev Drive is mounted where the NTFS folder was
+        transfer.UseVerdictsOf(firstBuild);
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000), Path("b.copy"), CancellationToken.None).Reason);
+
+        transfer.UseVerdictsOf(secondBuild);
+        TransferResult nextBuild = transfer.Transfer(TestFiles.Write(Path("c.dll"), 5000), Path("c.copy"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, nextBuild.Method);
+    }
+
+    [Theory]
+    [InlineData("Zone.Identifier", 0u)] // the Mark of the Web: security metadata CopyFile carries over
+    [InlineData(null, 64u)] // extended attributes (WSL metadata, for one)
+    public void A_source_with_named_streams_or_extended_attributes_is_left_to_CopyFile_which_copies_them(string? stream, uint extendedAttributes)
+    {
+        // A block clone duplicates the extents of one data stream (MS-FSA 2.1.5.10.4: "An Open of a DataStream");
+        // CopyFile copies every named stream and the extended attributes too.
+        string source = TestFiles.Write(Path("downloaded.dll"), 5000);
+        if (stream is not null)
+        {
+            _kernel.AddNamedStream(source, stream);
+        }
+
+        _kernel.SetExtendedAttributesSize(source, extendedAttributes);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CarriesMoreThanData), (result.Method, result.Reason));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+    }
+
+    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Trait("Needs", "SymbolicLinks")]
+    public void A_source_reached_through_a_junction_into_another_volume_is_keyed_by_the_volume_it_is_on()
+    {
+        // C:\repo\packages is a junction (here a directory link) to D:\cache. GetVolumePathName answers with the
+        // longest prefix that is a mount point and does not follow the junction: the source's folder must be
+        // resolved to its final path first, or a pair on one volume looks like two volumes and vice versa.
+        var kernel = new SimulatedKernel32();
+        string repository = Directory.CreateDirectory(Path("c-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
+        string cache = Directory.CreateDirectory(Path("d-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
+        kernel.AddVolume(repository, @"\\?\Volume{cccccccc-0000-0000-0000-000000000001}\", "NTFS", blockRefcounting: false);
+        kernel.AddVolume(cache, @"\\?\Volume{dddddddd-0000-0000-0000-000000000002}\", "ReFS");
+        Directory.CreateDirectory(System.IO.Path.Combine(cache, "pkg"));
+        Directory.CreateSymbolicLink(System.IO.Path.Combine(repository, "packages"), System.IO.Path.Combine(cache, "pkg"));
+        string source = TestFiles.Write(System.IO.Path.Combine(repository, "packages", "lib.dll"), 5000);
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
+
+        TransferResult result = transfer.Transfer(source, System.IO.Path.Combine(cache, "out.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
+    [Fact]
     public void An_existing_destination_is_never_deleted_by_the_cloner_the_platform_copy_writes_it()
     {
         string source = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
@@ -243,8 +365,24 @@ public sealed class BlockCloneTransferTests : IDisposable
         TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
 
         Assert.Equal((TransferMethod.Copied, NotClonedReason.DestinationKept), (result.Method, result.Reason));
-        Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("DeleteFile", StringComparison.Ordinal));
+        Assert.DoesNotContain($"DeleteFile {destination}", _kernel.Calls); // (the CopyFile probe deletes its own files)
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void A_source_another_process_has_open_for_writing_is_cloned_as_CopyFile_would_read_it()
+    {
+        // A writer that lets others read (FILE_SHARE_READ), as a log or a build server writing its output does.
+        // CopyFile opens its source sharing read, write and delete, so it copies this file; the clone must too.
+        string source = TestFiles.Write(Path("busy.dll"), 5000);
+        Assert.Equal(0, _kernel.CreateFile(source, Win32.GenericWrite, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle writer));
+
+        using (writer)
+        {
+            TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+            Assert.Equal(TransferMethod.Cloned, result.Method);
+        }
     }
 
     [Fact]
@@ -283,28 +421,48 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Theory]
-    [InlineData(19045, TransferMethod.Cloned, NotClonedReason.None)]
-    [InlineData(Windows11_23H2, TransferMethod.Cloned, NotClonedReason.None)]
-    [InlineData(26100, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
-    [InlineData(26200, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
-    public void From_Windows_build_26100_CopyFile_clones_by_itself_and_is_left_to_do_so(int osBuild, object expectedMethod, object expectedReason)
+    [InlineData(false, TransferMethod.Cloned, NotClonedReason.None)]
+    [InlineData(true, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
+    public void Where_CopyFile_is_seen_to_clone_it_is_left_to_do_so_and_elsewhere_CloneCopy_clones(bool copyFileClones, object expectedMethod, object expectedReason)
     {
+        // Whatever the Windows version: a probe copy's clusters say whether CopyFile cloned on this volume.
         var (method, reason) = ((TransferMethod)expectedMethod, (NotClonedReason)expectedReason);
+        _volume.CopyFileClones = copyFileClones;
         string source = TestFiles.Write(Path("a.dll"), 5000);
 
-        TransferResult result = NewTransfer(osBuild).Transfer(source, Path("b.dll"), CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
         Assert.Equal((method, reason), (result.Method, result.Reason));
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
         Assert.Equal(reason == NotClonedReason.None, _kernel.CallsTo("DuplicateExtents").Any());
+        Assert.Single(_kernel.CallsTo("CopyFile")); // the probe's copy, once for the volume
+        Assert.Equal(new[] { "a.dll", "b.dll" }, Directory.GetFiles(_directory).Select(System.IO.Path.GetFileName).Order()); // no probe file left
     }
 
     [Fact]
-    public void On_build_26100_a_volume_that_cannot_clone_is_not_credited_to_CopyFile()
+    public void Where_CopyFile_clones_by_itself_a_clone_asked_for_in_place_of_a_link_is_still_made()
+    {
+        // CloneCopyClonesInsteadOfLinks: MSBuild would make a hard link into the package cache; CloneCopy makes a
+        // clone instead, which only a clone verdict allows. "CopyFile clones here" is such a verdict.
+        string source = TestFiles.Write(Path("pkg.dll"), 5000);
+        _volume.CopyFileClones = true;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.CopyFileClonesHere, transfer.Transfer(TestFiles.Write(Path("other.dll"), 5000, seed: 3), Path("other.copy"), CancellationToken.None).Reason);
+
+        bool cloned = transfer.TryCloneOnly(source, Path("linked.dll"), CancellationToken.None, out TransferResult result);
+
+        Assert.True(cloned);
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Single(_kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("linked.dll")));
+    }
+
+    [Fact]
+    public void A_volume_that_cannot_clone_is_not_credited_to_CopyFile()
     {
         var kernel = new SimulatedKernel32();
-        kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel, 26100), _diagnostics);
+        kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false).CopyFileClones = true;
+        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
 
         TransferResult result = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("b.dll"), CancellationToken.None);
 
@@ -314,6 +472,7 @@ public sealed class BlockCloneTransferTests : IDisposable
     [Fact]
     public void Through_the_task_the_summary_says_CopyFile_clones_rather_than_claiming_a_clone()
     {
+        _volume.CopyFileClones = true;
         string source = TestFiles.Write(Path("a.dll"), 5000);
         var engine = new TestBuildEngine();
         var task = new CloneCopy.Copy
@@ -321,7 +480,7 @@ public sealed class BlockCloneTransferTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source)],
             DestinationFolder = new TaskItem(Path("out")),
-            Transfer = NewTransfer(osBuild: 26100),
+            Transfer = NewTransfer(),
             Diagnostics = _diagnostics,
         };
 
@@ -333,8 +492,16 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
     }
 
-    private ClonerTransfer NewTransfer(int osBuild = Windows11_23H2, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(_kernel, osBuild, chunkSize), _diagnostics);
+    private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
+        new(() => CopyOnWriteFilesystemCloner.For(_kernel, chunkSize), _diagnostics);
+
+    /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
+    private void AssertRemovedWhenClosed(string destination)
+    {
+        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        Assert.DoesNotContain($"SetDeleteOnClose {destination} False", _kernel.Calls);
+        Assert.Contains($"CloseHandle {destination}", _kernel.Calls);
+    }
 
     private string Path(string name) => System.IO.Path.Combine(_directory, name);
 }

@@ -12,7 +12,7 @@ namespace CloneCopy.Platform.Linux;
 /// access time and last-write time, as .NET's File.Copy leaves them. One open and one statx per file,
 /// on each side, and nothing else when the clone succeeds.
 /// </summary>
-internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransfer
+internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransfer, IBuildScopedVerdicts
 {
     private const int BufferSize = 1024 * 1024;
 
@@ -22,7 +22,20 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     private readonly CloneCapabilityCache<VolumePair> _cache;
     private readonly CloneCapabilityCache<VolumePair> _kernelCopyCache = new();
 
+    private object? _build;
+
     public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache) => _cache = cache;
+
+    /// <summary>A new build forgets the verdicts per pair of devices: a filesystem may have been remounted since.</summary>
+    public void UseVerdictsOf(object build)
+    {
+        object? current = Volatile.Read(ref _build);
+        if (!ReferenceEquals(current, build) && ReferenceEquals(Interlocked.CompareExchange(ref _build, build, current), current))
+        {
+            _cache.Clear();
+            _kernelCopyCache.Clear();
+        }
+    }
 
     /// <summary>The verdicts learnt so far; tests and diagnostics read it.</summary>
     public CloneCapabilityCache<VolumePair> Capabilities => _cache;

@@ -22,6 +22,11 @@ internal sealed class MacCloneFileCloner : IFileCloner
 
     public bool ClonesKeepMetadata => true;
 
+    /// <summary>Nothing to forget: every volume is named by a fresh stat.</summary>
+    public void ForgetVolumes()
+    {
+    }
+
     /// <summary>"dev:N" for the device of the file, or of its nearest existing folder when it does not exist yet.</summary>
     public string VolumeOf(string path)
     {

@@ -34,3 +34,29 @@ internal sealed class MaxCloneFileLinksExceededException : IOException
     {
     }
 }
+
+/// <summary>
+/// The volume cannot duplicate extents at all: FSCTL_DUPLICATE_EXTENTS_TO_FILE answered
+/// STATUS_INVALID_DEVICE_REQUEST (ERROR_INVALID_FUNCTION), which MS-FSA 2.1.5.10.4 reserves for an object
+/// store that does not implement the FSCTL. Only this answer condemns the volume; every other refusal is
+/// about one file (MS-FSCC 2.3.8 lists STATUS_NOT_SUPPORTED for per-file conditions).
+/// </summary>
+internal sealed class VolumeCannotCloneException : IOException
+{
+    public VolumeCannotCloneException(string message, int error)
+        : base(message, Win32.HResultOf(error))
+    {
+    }
+}
+
+/// <summary>
+/// The source has named data streams or extended attributes: a block clone would carry its unnamed data
+/// stream only, where CopyFile copies them all (the Mark of the Web included), so the file is left to CopyFile.
+/// </summary>
+internal sealed class CarriesMoreThanDataException : IOException
+{
+    public CarriesMoreThanDataException(string message)
+        : base(message)
+    {
+    }
+}

@@ -34,6 +34,15 @@ internal interface IKernel32
     /// <summary>GetFileInformationByHandleEx(FileIdInfo): the 128-bit file id ReFS needs (its 64-bit index is not unique).</summary>
     int GetFileId(SafeFileHandle file, out Win32FileId id);
 
+    /// <summary>
+    /// GetFileInformationByHandleEx(FileStreamInfo): the names of the file's data streams ("::$DATA" for the
+    /// unnamed one, ":Zone.Identifier:$DATA" for a named one). ERROR_HANDLE_EOF means no streams at all.
+    /// </summary>
+    int GetStreamNames(SafeFileHandle file, out string[] names);
+
+    /// <summary>NtQueryInformationFile(FileEaInformation): the size of the file's extended attributes, 0 for none.</summary>
+    int GetExtendedAttributesSize(SafeFileHandle file, out uint size);
+
     /// <summary>GetFinalPathNameByHandleW (normalized, DOS volume name), e.g. \\?\C:\dir\file.</summary>
     int GetFinalPathName(SafeFileHandle file, out string path);
 
@@ -51,6 +60,24 @@ internal interface IKernel32
 
     /// <summary>FSCTL_DUPLICATE_EXTENTS_TO_FILE on <paramref name="destination"/>: share one range of <paramref name="source"/>'s clusters.</summary>
     int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);
+
+    /// <summary>
+    /// SetFileInformationByHandle(FileDispositionInfo): with <paramref name="delete"/> true the file is deleted
+    /// when its last handle closes, whoever holds that handle; false cancels it. Needs DELETE access.
+    /// </summary>
+    int SetDeleteOnClose(SafeFileHandle file, bool delete);
+
+    /// <summary>CloseHandle: where a delete-on-close disposition takes effect (once no other handle is open).</summary>
+    void CloseHandle(SafeFileHandle file);
+
+    /// <summary>CopyFileW with bFailIfExists: Windows' own copy, the one MSBuild's Copy and File.Copy use.</summary>
+    int CopyFile(string source, string destination);
+
+    /// <summary>
+    /// FSCTL_GET_RETRIEVAL_POINTERS from VCN 0: the logical cluster number where the file's first extent lies
+    /// (-1 for an extent not allocated yet). Two files whose first extents share an LCN share those clusters.
+    /// </summary>
+    int GetFirstCluster(SafeFileHandle file, out long logicalCluster);
 
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);

@@ -64,11 +64,11 @@ internal sealed class Kernel32Calls : IKernel32
         }
 
         fileSystemName = string.Empty;
-        return LastErrorOr(Win32.ErrorInvalidFunction);
+        return LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
-        WindowsInterop.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        WindowsInterop.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
     {
@@ -78,7 +78,7 @@ internal sealed class Kernel32Calls : IKernel32
             return 0;
         }
 
-        int error = LastErrorOr(Win32.ErrorInvalidFunction);
+        int error = LastErrorOr(Win32.ErrorGenFailure);
         handle.Dispose();
         return error;
     }
@@ -88,7 +88,7 @@ internal sealed class Kernel32Calls : IKernel32
         if (!WindowsInterop.GetFileInformationByHandle(file, out WindowsInterop.ByHandleFileInformation raw))
         {
             information = default;
-            return LastErrorOr(Win32.ErrorInvalidFunction);
+            return LastErrorOr(Win32.ErrorGenFailure);
         }
 
         information = new Win32FileInformation(
@@ -105,11 +105,58 @@ internal sealed class Kernel32Calls : IKernel32
         if (!WindowsInterop.GetFileInformationByHandleEx(file, WindowsInterop.FileIdInfoClass, out WindowsInterop.FileIdInfo raw, (uint)Marshal.SizeOf<WindowsInterop.FileIdInfo>()))
         {
             id = default;
-            return LastErrorOr(Win32.ErrorInvalidFunction);
+            return LastErrorOr(Win32.ErrorGenFailure);
         }
 
         id = new Win32FileId(raw.VolumeSerialNumber, raw.FileIdLow, raw.FileIdHigh);
         return 0;
+    }
+
+    public int GetStreamNames(SafeFileHandle file, out string[] names)
+    {
+        names = Array.Empty<string>();
+        for (int size = 4096; size <= 1 << 20; size *= 4)
+        {
+            var buffer = new byte[size];
+            if (!WindowsInterop.GetFileStreamInformation(file, WindowsInterop.FileStreamInfoClass, buffer, (uint)buffer.Length))
+            {
+                int error = LastErrorOr(Win32.ErrorGenFailure);
+                if (error == Win32.ErrorMoreData || error == Win32.ErrorInsufficientBuffer)
+                {
+                    continue;
+                }
+
+                return error;
+            }
+
+            // FILE_STREAM_INFO: NextEntryOffset (4), StreamNameLength in bytes (4), StreamSize (8),
+            // StreamAllocationSize (8), then the name; entries chained by NextEntryOffset, 0 for the last.
+            var found = new System.Collections.Generic.List<string>();
+            int offset = 0;
+            while (true)
+            {
+                int next = BitConverter.ToInt32(buffer, offset);
+                int nameLength = BitConverter.ToInt32(buffer, offset + 4);
+                found.Add(System.Text.Encoding.Unicode.GetString(buffer, offset + 24, nameLength));
+                if (next == 0)
+                {
+                    break;
+                }
+
+                offset += next;
+            }
+
+            names = found.ToArray();
+            return 0;
+        }
+
+        return Win32.ErrorInsufficientBuffer;
+    }
+
+    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
+    {
+        int status = WindowsInterop.NtQueryInformationFile(file, out _, out size, sizeof(uint), WindowsInterop.FileEaInformationClass);
+        return status == 0 ? 0 : WindowsInterop.RtlNtStatusToDosError(status);
     }
 
     public int GetFinalPathName(SafeFileHandle file, out string path)
@@ -133,13 +180,13 @@ internal sealed class Kernel32Calls : IKernel32
         }
 
         path = string.Empty;
-        return LastErrorOr(Win32.ErrorInvalidFunction);
+        return LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int SetSparse(SafeFileHandle file, bool sparse)
     {
         byte setSparse = sparse ? (byte)1 : (byte)0; // FILE_SET_SPARSE_BUFFER: one BOOLEAN
-        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
@@ -147,7 +194,7 @@ internal sealed class Kernel32Calls : IKernel32
         if (!WindowsInterop.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out WindowsInterop.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<WindowsInterop.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
         {
             information = default;
-            return LastErrorOr(Win32.ErrorInvalidFunction);
+            return LastErrorOr(Win32.ErrorGenFailure);
         }
 
         information = new IntegrityInformation(raw.ChecksumAlgorithm, raw.Flags);
@@ -157,11 +204,11 @@ internal sealed class Kernel32Calls : IKernel32
     public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
     {
         var raw = new WindowsInterop.SetIntegrityInformationBuffer { ChecksumAlgorithm = information.ChecksumAlgorithm, Flags = information.Flags };
-        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<WindowsInterop.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<WindowsInterop.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int SetEndOfFile(SafeFileHandle file, long length) =>
-        WindowsInterop.SetFileInformationByHandle(file, WindowsInterop.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        WindowsInterop.SetFileInformationByHandle(file, WindowsInterop.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
@@ -176,7 +223,7 @@ internal sealed class Kernel32Calls : IKernel32
                 TargetFileOffset = destinationOffset,
                 ByteCount = byteCount,
             };
-            return WindowsInterop.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<WindowsInterop.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+            return WindowsInterop.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<WindowsInterop.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
         }
         finally
         {
@@ -187,15 +234,48 @@ internal sealed class Kernel32Calls : IKernel32
         }
     }
 
-    public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete)
+    {
+        byte deleteFile = delete ? (byte)1 : (byte)0;
+        return WindowsInterop.SetFileDisposition(file, WindowsInterop.FileDispositionInfoClass, ref deleteFile, 1) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public void CloseHandle(SafeFileHandle file) => file.Dispose();
+
+    public int CopyFile(string source, string destination) =>
+        WindowsInterop.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
+    {
+        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
+        // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
+        var buffer = new byte[16 + (4 * 16)];
+        long startingVcn = 0;
+        bool done = WindowsInterop.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
+        {
+            logicalCluster = BitConverter.ToInt64(buffer, 24);
+            return 0;
+        }
+
+        logicalCluster = -1;
+        return error == 0 ? Win32.ErrorHandleEof : error;
+    }
+
+    public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>
-        WindowsInterop.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        WindowsInterop.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateHardLink(string linkPath, string existingPath) =>
-        WindowsInterop.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorInvalidFunction);
+        WindowsInterop.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
-    /// <summary>A failed call that left no error code still failed: never report it as success.</summary>
+    /// <summary>
+    /// A failed call that left no error code still failed: never report it as success. Nor as
+    /// ERROR_INVALID_FUNCTION, which from the clone FSCTL means "this volume cannot clone" and is remembered
+    /// for the volume; ERROR_GEN_FAILURE is remembered nowhere.
+    /// </summary>
     private static int LastErrorOr(int fallback)
     {
         int error = Marshal.GetLastWin32Error();

@@ -36,6 +36,7 @@ internal static class Win32
     public const uint FsctlGetIntegrityInformation = 0x0009027C;
     public const uint FsctlSetIntegrityInformation = 0x0009C280;
     public const uint FsctlDuplicateExtentsToFile = 0x00098344;
+    public const uint FsctlGetRetrievalPointers = 0x00090073;
 
     /// <summary>SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE: accepted from Windows 10 build 14972 on.</summary>
     public const uint SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
@@ -48,14 +49,17 @@ internal static class Win32
     public const int ErrorAccessDenied = 5;
     public const int ErrorNotSameDevice = 17;
     public const int ErrorNotReady = 21;
+    public const int ErrorGenFailure = 31;
     public const int ErrorSharingViolation = 32;
     public const int ErrorLockViolation = 33;
+    public const int ErrorHandleEof = 38;
     public const int ErrorHandleDiskFull = 39;
     public const int ErrorNotSupported = 50;
     public const int ErrorFileExists = 80;
     public const int ErrorInvalidParameter = 87;
     public const int ErrorDiskFull = 112;
     public const int ErrorInsufficientBuffer = 122;
+    public const int ErrorMoreData = 234;
     public const int ErrorInvalidName = 123;
     public const int ErrorAlreadyExists = 183;
     public const int ErrorBlockTooManyReferences = 347;
@@ -66,6 +70,15 @@ internal static class Win32
 
     /// <summary>The Win32 error inside an exception's HRESULT, or 0 when it carries none.</summary>
     public static int ErrorOf(int hresult) => (hresult & unchecked((int)0xFFFF0000)) == unchecked((int)0x80070000) ? hresult & 0xFFFF : 0;
+
+    /// <summary>
+    /// The text MSBuild's Copy gives a failed hard or symbolic link (MSB3891/MSB3892): it words the error with
+    /// Marshal.GetExceptionForHR(Marshal.GetHRForLastWin32Error()).Message, which on .NET adds the HRESULT
+    /// ("File already exists. (0x800700B7)"), not with Win32Exception's text. Off Windows, as <see cref="Describe"/>.
+    /// </summary>
+    public static string DescribeAsMSBuildDoes(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
+        ? Marshal.GetExceptionForHR(HResultOf(error))?.Message ?? Describe(error)
+        : Describe(error);
 
     /// <summary>
     /// The system's text for an error on Windows. Elsewhere (tests driving a simulated kernel on Linux) the

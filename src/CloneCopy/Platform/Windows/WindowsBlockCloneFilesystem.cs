@@ -12,7 +12,8 @@ namespace CloneCopy.Platform.Windows;
 /// is set (so no clusters are allocated only to be released by the clone), given the source's
 /// integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
 /// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's
-/// sparseness. On any failure or cancellation the half-made destination is deleted. Timestamps and
+/// sparseness. On any failure or cancellation the half-made destination is deleted: it is marked
+/// delete-on-close as soon as it exists, and the mark is cleared only when the clone is complete. Timestamps and
 /// attributes are the caller's (ClonerTransfer gives them as File.Copy would).
 /// </summary>
 internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
@@ -46,12 +47,21 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         VolumeCapability volume = Volumes.CapabilityOf(Volumes.KeyOf(destination));
         if (!volume.CanBlockClone)
         {
-            throw Failure(Win32.ErrorNotSupported, destination);
+            throw new VolumeCannotCloneException($"{Win32.Describe(Win32.ErrorInvalidFunction)} : '{destination}'", Win32.ErrorInvalidFunction);
         }
 
-        using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
+        // Shared as CopyFile shares its source (read, write and delete): a file another process has open for
+        // writing is cloned where CopyFile would copy it, not refused with a sharing violation.
+        using SafeFileHandle from = Open(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal);
         Check(_kernel.GetFileInformation(from, out Win32FileInformation sourceInfo), source);
+        RefuseWhatACloneWouldDrop(from, source);
         SafeFileHandle to = Open(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal);
+
+        // We created it (CreateNew): until it is a whole clone it must not survive as a full-length file newer
+        // than its source. Marked delete-on-close on our own handle (which has DELETE access), it goes away when
+        // the last handle closes, even one a scanner opened on it meanwhile, where a later DeleteFile by name
+        // would fail. The mark is cleared only once the clone is complete.
+        bool deletesOnClose = _kernel.SetDeleteOnClose(to, true) == 0;
         bool complete = false;
         try
         {
@@ -64,16 +74,49 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
                 Check(_kernel.SetSparse(to, false), destination);
             }
 
+            if (deletesOnClose)
+            {
+                Check(_kernel.SetDeleteOnClose(to, false), destination);
+            }
+
             complete = true;
         }
         finally
         {
-            to.Dispose();
-            if (!complete)
+            _kernel.CloseHandle(to);
+            if (!complete && !deletesOnClose)
             {
-                // We created it (CreateNew): a zero-filled, full-length file must not look like a copy.
+                // A filesystem that refused the disposition: delete by name, the best left.
                 _kernel.DeleteFile(destination);
             }
+        }
+    }
+
+    /// <summary>
+    /// A block clone duplicates the extents of the one stream it is sent on (MS-FSA 2.1.5.10.4 operates on "an
+    /// Open of a DataStream"); CopyFile also copies named streams and extended attributes (dotnet/runtime #88695
+    /// and the CopyOnWrite library's issue 24 reach the same rule). Such a source is left to CopyFile. When the
+    /// system cannot say (the query fails), the file is left to CopyFile too: a copy loses nothing.
+    /// </summary>
+    private void RefuseWhatACloneWouldDrop(SafeFileHandle from, string source)
+    {
+        // ERROR_HANDLE_EOF: no streams at all. ERROR_INVALID_FUNCTION: the filesystem does not enumerate streams
+        // (STATUS_INVALID_DEVICE_REQUEST), so it has no named ones to lose; Wine 8 answers so, NTFS and ReFS list them.
+        int error = _kernel.GetStreamNames(from, out string[] streams);
+        bool onlyUnnamedData = error is Win32.ErrorHandleEof or Win32.ErrorInvalidFunction || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
+        if (!onlyUnnamedData)
+        {
+            throw new CarriesMoreThanDataException(error == 0
+                ? $"'{source}' has named streams ({string.Join(", ", Array.FindAll(streams, s => s != "::$DATA"))}), which a clone would drop"
+                : $"Cannot list the streams of '{source}': {Win32.Describe(error)}");
+        }
+
+        error = _kernel.GetExtendedAttributesSize(from, out uint extendedAttributes);
+        if (error != 0 || extendedAttributes != 0)
+        {
+            throw new CarriesMoreThanDataException(error == 0
+                ? $"'{source}' has extended attributes ({extendedAttributes} bytes), which a clone would drop"
+                : $"Cannot read the extended attributes of '{source}': {Win32.Describe(error)}");
         }
     }
 
@@ -86,7 +129,14 @@ internal sealed class WindowsBlockCloneFilesystem : ICopyOnWriteFilesystem
         for (long offset = 0; offset < rounded; offset += chunk)
         {
             cancellation.ThrowIfCancellationRequested();
-            Check(_kernel.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset)), destination);
+            int error = _kernel.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset));
+            if (error == Win32.ErrorInvalidFunction)
+            {
+                // STATUS_INVALID_DEVICE_REQUEST: this filesystem does not implement the FSCTL (MS-FSA 2.1.5.10.4).
+                throw new VolumeCannotCloneException($"{Win32.Describe(error)} : '{destination}'", error);
+            }
+
+            Check(error, destination);
         }
     }
 

@@ -13,8 +13,11 @@ internal static class WindowsInterop
 {
     private const string Kernel32 = "kernel32.dll";
 
+    public const int FileDispositionInfoClass = 4;
     public const int FileEndOfFileInfoClass = 6;
     public const int FileIdInfoClass = 18;
+    public const int FileStreamInfoClass = 7;
+    public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
     public const uint FileNameNormalized = 0x0;
 
     [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
@@ -41,11 +44,33 @@ internal static class WindowsInterop
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool GetFileInformationByHandleEx(SafeFileHandle file, int fileInformationClass, out FileIdInfo information, uint bufferSize);
 
+    /// <summary>The FILE_STREAM_INFO form: a buffer of variable-length entries.</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "GetFileInformationByHandleEx")]
+    public static extern bool GetFileStreamInformation(SafeFileHandle file, int fileInformationClass, byte[] buffer, uint bufferSize);
+
+    /// <summary>NtQueryInformationFile(FileEaInformation): FILE_EA_INFORMATION is one ULONG, EaSize.</summary>
+    [DllImport("ntdll.dll")]
+    public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, out uint eaSize, uint length, int fileInformationClass);
+
+    [DllImport("ntdll.dll")]
+    public static extern int RtlNtStatusToDosError(int status);
+
+    [StructLayout(LayoutKind.Sequential)]
+    public struct IoStatusBlock
+    {
+        public IntPtr Status;
+        public UIntPtr Information;
+    }
+
     [DllImport(Kernel32, EntryPoint = "GetFinalPathNameByHandleW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern uint GetFinalPathNameByHandle(SafeFileHandle file, [Out] char[] filePath, uint bufferLength, uint flags);
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool SetFileInformationByHandle(SafeFileHandle file, int fileInformationClass, ref long endOfFile, uint bufferSize);
+
+    /// <summary>The FILE_DISPOSITION_INFO form: one BOOLEAN, DeleteFile.</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+    public static extern bool SetFileDisposition(SafeFileHandle file, int fileInformationClass, ref byte deleteFile, uint bufferSize);
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref byte inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
@@ -58,6 +83,13 @@ internal static class WindowsInterop
 
     [DllImport(Kernel32, SetLastError = true)]
     public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref DuplicateExtentsData inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+    [DllImport(Kernel32, EntryPoint = "CopyFileW", CharSet = CharSet.Unicode, SetLastError = true)]
+    public static extern bool CopyFile(string existingFileName, string newFileName, bool failIfExists);
+
+    /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
+    [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
+    public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
 
     [DllImport(Kernel32, EntryPoint = "DeleteFileW", CharSet = CharSet.Unicode, SetLastError = true)]
     public static extern bool DeleteFile(string fileName);

@@ -61,7 +61,7 @@ internal static class WindowsLinks
 
     private static bool Succeeded(int errorCode, out string error)
     {
-        error = errorCode == 0 ? string.Empty : Win32.Describe(errorCode);
+        error = errorCode == 0 ? string.Empty : Win32.DescribeAsMSBuildDoes(errorCode);
         return errorCode == 0;
     }
 }

@@ -34,6 +34,15 @@ internal sealed class WindowsVolumes
 
     public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
 
+    /// <summary>Forgets every answer: a new build on a reused node asks the system again.</summary>
+    public void Forget()
+    {
+        _keyByDirectory.Clear();
+        _unresolvedBecause.Clear();
+        _capabilityByKey.Clear();
+        _mountPathByKey.Clear();
+    }
+
     /// <summary>The key of the volume holding <paramref name="path"/> (a file that need not exist yet). Never throws.</summary>
     public string KeyOf(string path)
     {
@@ -48,8 +57,17 @@ internal sealed class WindowsVolumes
             _keyByDirectory.Clear(); // a long-lived build node: keep memory bounded
         }
 
-        return _keyByDirectory[directory] = Resolve(directory);
+        return _keyByDirectory[directory] = Resolve(FinalPathOf(directory));
     }
+
+    /// <summary>
+    /// The folder with every junction and directory link in it resolved (GetFinalPathNameByHandle on the opened
+    /// folder). GetVolumePathName answers with "the longest prefix that represents a volume" (its Win32 page):
+    /// a mount point is such a prefix, a junction is not, so C:\repo\packages leading to D:\cache would be
+    /// keyed C: without this. A folder that cannot be opened (not there yet, no access) is keyed as written.
+    /// </summary>
+    private string FinalPathOf(string directory) =>
+        WindowsLinks.TryGetFinalPath(_kernel, directory, out string final) ? final : directory;
 
     /// <summary>
     /// What the volume can do, asked of the system once per volume. The cluster size is asked only of a

@@ -1,0 +1,137 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using CloneCopy.Platform.Windows;
+using CloneCopy.Tests.Infrastructure;
+using Microsoft.Win32.SafeHandles;
+using Xunit;
+
+namespace CloneCopy.Tests.Windows;
+
+/// <summary>
+/// The simulated kernel32 (<see cref="SimulatedKernel32"/>) against the real calls Wine implements, asked the
+/// same questions about the same real files: share-mode violations, delete-on-close, the streams and extended
+/// attributes of a plain file, and the mount point of a path. Where Wine and the simulator agree, the
+/// simulator's model of those calls is not only the project's belief. The clone FSCTL itself Wine does not
+/// implement, so its rules are checked against Microsoft's documents only (comments in the simulator).
+/// </summary>
+public sealed class SimulatorAgreesWithWineTests : IDisposable
+{
+    private const uint Read = Win32.GenericRead;
+    private const uint Write = Win32.GenericWrite;
+    private const uint ShareR = Win32.FileShareRead;
+    private const uint ShareW = Win32.FileShareWrite;
+    private const uint ShareD = Win32.FileShareDelete;
+
+    private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-agree").FullName;
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    public static TheoryData<uint, uint, uint, uint> SharePairs => new()
+    {
+        { Write, ShareR, Read, ShareR | ShareD }, // a writer sharing read; the clone's old source share mode
+        { Write, ShareR, Read, ShareR | ShareW | ShareD }, // the same writer; CopyFile's share mode
+        { Read, ShareR, Write, ShareR | ShareW }, // a reader that denies writers
+        { Read, ShareR | ShareW, Write, ShareR | ShareW },
+        { Read | Write | Win32.Delete, ShareD, Read, ShareR | ShareW | ShareD }, // the clone's new destination
+        { Read, ShareR | ShareW | ShareD, Read | Write | Win32.Delete, ShareD },
+        { Win32.FileReadAttributes, 0, Read, ShareR }, // attribute-only access takes no part in sharing
+    };
+
+    [Theory]
+    [MemberData(nameof(SharePairs))]
+    public void A_second_open_is_refused_or_allowed_as_Wine_decides(uint firstAccess, uint firstShare, uint secondAccess, uint secondShare)
+    {
+        string file = TestFiles.Write(Path.Combine(_directory, "shared.dll"), 100);
+
+        int wine = SecondOpen(Kernel32Calls.Instance, file, firstAccess, firstShare, secondAccess, secondShare);
+        int simulated = SecondOpen(NewSimulator(), file, firstAccess, firstShare, secondAccess, secondShare);
+
+        Assert.Equal(wine, simulated);
+    }
+
+    [Fact]
+    public void A_file_marked_delete_on_close_is_gone_when_its_handle_closes_and_a_cleared_mark_keeps_it()
+    {
+        foreach ((string name, IKernel32 kernel) in new (string, IKernel32)[] { ("wine", Kernel32Calls.Instance), ("simulated", NewSimulator()) })
+        {
+            string deleted = Path.Combine(_directory, name + "-deleted.dll");
+            string kept = Path.Combine(_directory, name + "-kept.dll");
+            foreach (string path in new[] { deleted, kept })
+            {
+                Assert.Equal(0, kernel.CreateFile(path, Read | Write | Win32.Delete, ShareD, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle handle));
+                Assert.Equal(0, kernel.SetDeleteOnClose(handle, true));
+                if (path == kept)
+                {
+                    Assert.Equal(0, kernel.SetDeleteOnClose(handle, false));
+                }
+
+                kernel.CloseHandle(handle);
+            }
+
+            Assert.False(File.Exists(deleted), name);
+            Assert.True(File.Exists(kept), name);
+        }
+    }
+
+    [Fact]
+    public void A_plain_file_has_no_named_streams_and_no_extended_attributes_as_the_engine_reads_both_answers()
+    {
+        string file = TestFiles.Write(Path.Combine(_directory, "plain.dll"), 100);
+        var answers = new List<(int Streams, string[] Names, int Extended, uint Size)>();
+        foreach (IKernel32 kernel in new IKernel32[] { Kernel32Calls.Instance, NewSimulator() })
+        {
+            Assert.Equal(0, kernel.CreateFile(file, Read, ShareR, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle));
+            int streams = kernel.GetStreamNames(handle, out string[] names);
+            int extended = kernel.GetExtendedAttributesSize(handle, out uint size);
+            kernel.CloseHandle(handle);
+            answers.Add((streams, names, extended, size));
+        }
+
+        // Wine 8 does not implement FileStreamInfo (ERROR_INVALID_FUNCTION, as a filesystem without stream
+        // enumeration answers); the simulator answers as NTFS and ReFS do. The extended-attribute query Wine
+        // implements, and the answers agree.
+        Assert.Equal((Win32.ErrorInvalidFunction, 0), (answers[0].Streams, answers[0].Names.Length));
+        Assert.Equal((0, "::$DATA"), (answers[1].Streams, string.Join(",", answers[1].Names)));
+        Assert.Equal((answers[0].Extended, answers[0].Size), (answers[1].Extended, answers[1].Size));
+        Assert.Equal((0, 0u), (answers[0].Extended, answers[0].Size));
+    }
+
+    [Fact]
+    public void The_mount_point_of_a_path_is_the_longest_prefix_that_is_a_volume()
+    {
+        string file = Path.Combine(_directory, "a.dll");
+        var answers = new List<string>();
+        foreach (IKernel32 kernel in new IKernel32[] { Kernel32Calls.Instance, NewSimulator() })
+        {
+            int error = kernel.GetVolumePathName(file, out string volumePath);
+            answers.Add($"{error} {volumePath}");
+        }
+
+        Assert.Equal(answers[0], answers[1]);
+    }
+
+    /// <summary>Wine's drives as the simulator knows volumes: C: (the prefix) and Z: (the host's root).</summary>
+    private static SimulatedKernel32 NewSimulator()
+    {
+        var kernel = new SimulatedKernel32();
+        kernel.AddVolume(@"C:\", @"\\?\Volume{00000000-0000-0000-0000-000000000043}\", "NTFS", blockRefcounting: false);
+        kernel.AddVolume(@"Z:\", @"\\?\Volume{00000000-0000-0000-0000-00000000005a}\", "NTFS", blockRefcounting: false);
+        return kernel;
+    }
+
+    private static int SecondOpen(IKernel32 kernel, string file, uint firstAccess, uint firstShare, uint secondAccess, uint secondShare)
+    {
+        Assert.Equal(0, kernel.CreateFile(file, firstAccess, firstShare, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle first));
+        try
+        {
+            int error = kernel.CreateFile(file, secondAccess, secondShare, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle second);
+            kernel.CloseHandle(second);
+            return error;
+        }
+        finally
+        {
+            kernel.CloseHandle(first);
+        }
+    }
+}
