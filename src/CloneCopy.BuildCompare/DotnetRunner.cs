@@ -1,0 +1,71 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace CloneCopy.BuildCompare;
+
+/// <summary>Runs one `dotnet` command in a folder, its whole output (stdout and stderr, interleaved) to a log file.</summary>
+public static class DotnetRunner
+{
+    public sealed record Outcome(int ExitCode, TimeSpan Elapsed, string LogPath);
+
+    public static async Task<Outcome> RunAsync(string workingDirectory, IEnumerable<string> arguments, string logPath, CancellationToken cancellation)
+    {
+        var start = new ProcessStartInfo("dotnet")
+        {
+            WorkingDirectory = workingDirectory,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (string argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // Same conditions for every build: no MSBuild node outlives its build (a reused node would have loaded one
+        // way's Copy task for the next build), the classic console logger (the terminal logger hides the task
+        // messages this tool reads), English messages, no telemetry or first-run text in the timing.
+        start.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        start.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        start.Environment["DOTNET_NOLOGO"] = "1";
+        start.Environment["DOTNET_CLI_UI_LANGUAGE"] = "en";
+        start.Environment["MSBUILDTERMINALLOGGER"] = "off";
+
+        await using var log = new StreamWriter(logPath);
+        await log.WriteLineAsync($"> dotnet {string.Join(' ', start.ArgumentList)}   (in {workingDirectory})");
+        var writeLock = new object();
+        void Append(string? line)
+        {
+            if (line is not null)
+            {
+                lock (writeLock)
+                {
+                    log.WriteLine(line);
+                }
+            }
+        }
+
+        var watch = Stopwatch.StartNew();
+        using var process = Process.Start(start) ?? throw new CompareFailure("Cannot start `dotnet`: is the .NET SDK on PATH?");
+        process.OutputDataReceived += (_, e) => Append(e.Data);
+        process.ErrorDataReceived += (_, e) => Append(e.Data);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+        try
+        {
+            await process.WaitForExitAsync(cancellation);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+
+        watch.Stop();
+        return new Outcome(process.ExitCode, watch.Elapsed, logPath);
+    }
+}

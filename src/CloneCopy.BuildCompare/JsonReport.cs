@@ -1,0 +1,34 @@
+using System.IO;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+
+namespace CloneCopy.BuildCompare;
+
+/// <summary>Every build and the summary per way, as JSON for tools: the same numbers the Markdown report shows.</summary>
+public static class JsonReport
+{
+    private static readonly JsonSerializerOptions Options = new()
+    {
+        WriteIndented = true,
+        PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower) },
+    };
+
+    public static void Write(ComparisonResult result, string path)
+    {
+        var document = new
+        {
+            result.Target,
+            result.Root,
+            result.Filesystem,
+            result.Runs,
+            result.BuildArguments,
+            result.CloneCopySource,
+            result.Started,
+            Summary = new { CloneCopy = result.CloneCopy, MSBuildCopy = result.MSBuildCopy, result.Ratio },
+            Outputs = new { Compared = result.ComparedOutputFiles, Same = result.OutputDifferences.Count == 0, Differences = result.OutputDifferences },
+            result.Builds,
+        };
+        File.WriteAllText(path, JsonSerializer.Serialize(document, Options));
+    }
+}
