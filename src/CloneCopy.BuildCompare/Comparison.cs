@@ -77,8 +77,9 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
             var differences = fingerprints[BuildWay.CloneCopy].Differences(fingerprints[BuildWay.MSBuildCopy])
                 .Select(d => d.Replace("only in the first", "only with CloneCopy", StringComparison.Ordinal).Replace("only in the second", "only with MSBuild's Copy", StringComparison.Ordinal))
                 .ToList();
+            var caches = differences.Where(IsMSBuildCache).ToList();
             return new ComparisonResult(target, root, FilesystemUsage.Format(root), options.Runs, options.BuildArguments, CloneCopySource(injection), started,
-                _builds, fingerprints[BuildWay.CloneCopy].Count, differences);
+                _builds, fingerprints[BuildWay.CloneCopy].Count, differences.Except(caches).ToList(), caches);
         }
         finally
         {
@@ -151,6 +152,13 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
         }
 
         return (run, outcome);
+    }
+
+    /// <summary>An intermediate cache file of MSBuild's ("obj/Debug/net10.0/App.csproj.AssemblyReference.cache: bytes differ").</summary>
+    private static bool IsMSBuildCache(string difference)
+    {
+        string path = difference[..difference.LastIndexOf(": ", StringComparison.Ordinal)];
+        return path.EndsWith(".cache", StringComparison.Ordinal) && path.Split('/').Contains("obj") && difference.EndsWith("bytes differ", StringComparison.Ordinal);
     }
 
     private string CloneCopySource(SdkInjection injection)

@@ -45,6 +45,10 @@ public sealed record WayStatistics(BuildWay Way, int Builds, double MedianSecond
 }
 
 /// <summary>Everything one comparison measured: the input, every build, and whether the outputs matched.</summary>
+/// <param name="OutputDifferences">Output files that differ between the ways (missing on one side, or other bytes).</param>
+/// <param name="CacheDifferences">MSBuild's own incremental-build caches (obj/*.cache) that differ: they record
+/// the timestamps of their inputs, which a clean build renews, so they are listed apart and do not make the
+/// outputs "differ".</param>
 public sealed record ComparisonResult(
     string Target,
     string Root,
@@ -55,7 +59,8 @@ public sealed record ComparisonResult(
     DateTimeOffset Started,
     IReadOnlyList<BuildRun> Builds,
     int ComparedOutputFiles,
-    IReadOnlyList<string> OutputDifferences)
+    IReadOnlyList<string> OutputDifferences,
+    IReadOnlyList<string> CacheDifferences)
 {
     public WayStatistics CloneCopy => WayStatistics.Of(BuildWay.CloneCopy, Builds);
 

@@ -1,5 +1,6 @@
 using System.IO;
 using System.Text.Json;
+using System;
 using System.Text.Json.Serialization;
 
 namespace CloneCopy.BuildCompare;
@@ -11,7 +12,7 @@ public static class JsonReport
     {
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower) },
+        Converters = { new BuildWayConverter() },
     };
 
     public static void Write(ComparisonResult result, string path)
@@ -26,9 +27,18 @@ public static class JsonReport
             result.CloneCopySource,
             result.Started,
             Summary = new { CloneCopy = result.CloneCopy, MSBuildCopy = result.MSBuildCopy, result.Ratio },
-            Outputs = new { Compared = result.ComparedOutputFiles, Same = result.OutputDifferences.Count == 0, Differences = result.OutputDifferences },
+            Outputs = new { Compared = result.ComparedOutputFiles, Same = result.OutputDifferences.Count == 0, Differences = result.OutputDifferences, CacheDifferences = result.CacheDifferences },
             result.Builds,
         };
         File.WriteAllText(path, JsonSerializer.Serialize(document, Options));
+    }
+
+    /// <summary>Ways by the names used in log file names ("clonecopy", "msbuild-copy").</summary>
+    private sealed class BuildWayConverter : JsonConverter<BuildWay>
+    {
+        public override BuildWay Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+            reader.GetString() == BuildWay.CloneCopy.Key() ? BuildWay.CloneCopy : BuildWay.MSBuildCopy;
+
+        public override void Write(Utf8JsonWriter writer, BuildWay value, JsonSerializerOptions options) => writer.WriteStringValue(value.Key());
     }
 }

@@ -24,8 +24,9 @@ public static class MarkdownReport
         {
             var last = result.Last(way.Way);
             string copyTask = way.MedianCopyTaskMilliseconds is double t ? Inv($"{t / 1000:0.00} s") : "not in the log";
-            string cloned = way.Way == BuildWay.CloneCopy ? Inv($"{last.Copies.Cloned}") : "—";
-            string copied = way.Way == BuildWay.CloneCopy ? Inv($"{last.Copies.Copied}") : "all";
+            // MSBuild's Copy does not say whether File.Copy cloned (on Linux and macOS it may): no count for it.
+            string cloned = way.Way == BuildWay.CloneCopy ? Inv($"{last.Copies.Cloned}") : "not reported";
+            string copied = way.Way == BuildWay.CloneCopy ? Inv($"{last.Copies.Copied}") : "not reported";
             string extents = last.Extents is { } e ? Inv($"{SizeText.Format(e.PhysicalBytes)} ({SizeText.Format(e.ExclusiveBytes)} not shared)") : "not measurable here";
             text.AppendLine(Inv($"| {way.Way.Title()} | {way.MedianSeconds:0.00} s | {way.MinSeconds:0.00} – {way.MaxSeconds:0.00} s | {copyTask} | {cloned} | {copied} | {SizeText.Format(way.MedianDiskBytes)} | {extents} |"));
         }
@@ -49,8 +50,13 @@ public static class MarkdownReport
 
         text.AppendLine();
         text.AppendLine(result.OutputDifferences.Count == 0
-            ? Inv($"**Same outputs:** both ways produced the same {result.ComparedOutputFiles} files with the same bytes.")
+            ? Inv($"**Same outputs:** both ways produced the same {result.ComparedOutputFiles} files with the same bytes{(result.CacheDifferences.Count > 0 ? " (but for the caches below)" : string.Empty)}.")
             : Inv($"**Outputs differ:** {result.OutputDifferences.Count} of {result.ComparedOutputFiles} files: {string.Join("; ", result.OutputDifferences.Take(10))}{(result.OutputDifferences.Count > 10 ? "; …" : string.Empty)}"));
+        if (result.CacheDifferences.Count > 0)
+        {
+            text.AppendLine();
+            text.AppendLine(Inv($"Not counted as a difference: {result.CacheDifferences.Count} of MSBuild's incremental-build caches, which record their inputs' timestamps ({string.Join("; ", result.CacheDifferences.Take(5))}{(result.CacheDifferences.Count > 5 ? "; …" : string.Empty)})."));
+        }
         text.AppendLine();
         text.AppendLine("Every build, in order (seconds):");
         text.AppendLine();
