@@ -5,7 +5,10 @@
 #   bash scripts/build-compare.sh path/to/Your.sln [--runs N] [--output DIR] [-- build arguments]
 #       compares clean builds of your own solution or project (nothing in it is changed), or
 #   bash scripts/build-compare.sh DIR [PROJECTS=50] [RUNS=5]
-#       generates a repository of PROJECTS projects in a reference chain in DIR/build-compare and compares it.
+#       generates a repository of PROJECTS projects in a reference chain in DIR/build-compare and compares it;
+#       it uses CloneCopy itself, or with INJECT=1 never mentions it, and the tool injects it. The report,
+#       JSON, chart and logs go to REPORT (default artifacts/build-compare/generated), off DIR, which may be
+#       a scratch filesystem that is unmounted afterwards.
 #
 # The tool's progress goes to stderr; stdout gets only the Markdown report (callers redirect it to a file).
 set -euo pipefail
@@ -21,8 +24,16 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1
 if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then
   target=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
   shift
+  # The report is printed from where the tool wrote it: its default, or the --output given.
   output=$(dirname "$target").clonecopy-compare
-  "${compare[@]}" "$target" --output "$output" "$@" >&2
+  given=()
+  args=("$@")
+  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+    [[ ${args[i]} == "--" ]] && break
+    [[ ${args[i]} == "--output" || ${args[i]} == "-o" ]] && output=${args[i + 1]} && given=(x)
+  done
+  ((${#given[@]})) || set -- --output "$output" "$@"
+  "${compare[@]}" "$target" "$@" >&2
   cat "$output/report.md"
   exit 0
 fi
@@ -34,7 +45,8 @@ work="$dir/build-compare"
 rm -rf "$work"
 mkdir -p "$work"
 step "building the repository generator" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
-dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
+dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume as the outputs, as a clone-friendly setup has it
-"${compare[@]}" "$work/repo/Generated.slnx" --runs "$runs" --output "$work/report" >&2
-cat "$work/report/report.md"
+report=${REPORT:-$repo/artifacts/build-compare/generated}
+"${compare[@]}" "$work/repo/Generated.slnx" --runs "$runs" --output "$report" >&2
+cat "$report/report.md"

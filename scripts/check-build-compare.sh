@@ -39,7 +39,8 @@ for way in cloneCopy msBuildCopy; do
   median=$(jq -r ".summary.$way.medianSeconds * 100 | round / 100 | tostring" "$json")
   printf -v median '%.2f' "$median"
   grep -qF "| $title | $median s |" "$out/report.md" || fail "report.md does not show $title's median $median s from results.json"
-  grep -qF "$title (median $median s)" "$out/builds.svg" || fail "builds.svg does not show $title's median $median s"
+  in_svg=$(printf '%s' "$title" | sed "s/'/\\&apos;/g")   # SVG text escapes the apostrophe
+  grep -qF "$in_svg (median $median s)" "$out/builds.svg" || fail "builds.svg does not show $title's median $median s"
 done
 cloned=$(jq '[.builds[] | select(.way == "clonecopy" and (.warmUp | not))][-1].copies | .cloned + .copied' "$json")
 projects=$(jq '[.builds[] | select(.way == "clonecopy" and (.warmUp | not))][-1].copies.projects' "$json")
