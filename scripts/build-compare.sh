@@ -18,7 +18,9 @@ feed="$repo/artifacts/packages"
 source scripts/lib/step.sh
 step "packing CloneCopy" "read the errors above" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly
 step "building clonecopy-compare" "read the errors above" dotnet build src/CloneCopy.BuildCompare -c Release -nologo -clp:ErrorsOnly
-compare=(dotnet "$repo/src/CloneCopy.BuildCompare/bin/Release/net10.0/clonecopy-compare.dll" --sdk "$feed/CloneCopy.1.0.0.nupkg")
+# The callers of this script put the report on the CI summary page themselves (azure-pipelines.yml): the tool
+# is kept from doing it too (it would, seeing TF_BUILD or GITHUB_STEP_SUMMARY).
+compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$repo/src/CloneCopy.BuildCompare/bin/Release/net10.0/clonecopy-compare.dll" --sdk "$feed/CloneCopy.1.0.0.nupkg")
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then
