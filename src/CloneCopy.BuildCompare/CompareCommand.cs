@@ -27,6 +27,12 @@ public static class CompareCommand
             Console.Error.WriteLine($"clonecopy-compare: {failure.Message}");
             return 1;
         }
+        catch (OperationCanceledException)
+        {
+            // Ctrl+C or SIGTERM: the running build was stopped and the repository put back before this.
+            Console.Error.WriteLine("clonecopy-compare: stopped; the repository is as it was before.");
+            return 130;
+        }
 
         string report = Path.Combine(options.OutputDirectory, ReportFile);
         File.WriteAllText(report, MarkdownReport.Write(result, ChartFile));
@@ -36,7 +42,7 @@ public static class CompareCommand
         Console.Out.WriteLine();
         Console.Out.Write(File.ReadAllText(report));
         Console.Out.WriteLine();
-        Console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"clonecopy-compare: {ReportFile}, {JsonFile} and {ChartFile} written to {options.OutputDirectory}"));
+        Console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"clonecopy-compare: {ReportFile}, {JsonFile}, {ChartFile} (and .png) written to {options.OutputDirectory}"));
         if (CiSummary.Publish(report, Console.Out) is string published)
         {
             Console.Out.WriteLine($"clonecopy-compare: report {published}");
