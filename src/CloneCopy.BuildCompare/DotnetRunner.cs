@@ -38,13 +38,27 @@ public static class DotnetRunner
         await using var log = new StreamWriter(logPath);
         await log.WriteLineAsync($"> dotnet {string.Join(' ', start.ArgumentList)}   (in {workingDirectory})");
         var writeLock = new object();
+        IOException? logFailure = null;
+
+        // Called on the process's reader threads: an exception here would end the tool without putting the
+        // repository back (seen once: the disk filled up during a build). It is kept, and reported after the build.
         void Append(string? line)
         {
             if (line is not null)
             {
                 lock (writeLock)
                 {
-                    log.WriteLine(line);
+                    try
+                    {
+                        if (logFailure is null)
+                        {
+                            log.WriteLine(line);
+                        }
+                    }
+                    catch (IOException e)
+                    {
+                        logFailure = e;
+                    }
                 }
             }
         }
@@ -66,6 +80,12 @@ public static class DotnetRunner
         }
 
         watch.Stop();
+        process.WaitForExit();   // the output readers have delivered every line
+        if (logFailure is not null)
+        {
+            throw new CompareFailure($"Could not write the log of `dotnet {start.ArgumentList[0]}`: {logFailure.Message}", logPath);
+        }
+
         return new Outcome(process.ExitCode, watch.Elapsed, logPath);
     }
 }
