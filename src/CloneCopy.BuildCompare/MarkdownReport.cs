@@ -16,7 +16,7 @@ public static class MarkdownReport
         text.AppendLine(Inv($"## Build time with CloneCopy and with MSBuild's Copy: {System.IO.Path.GetFileName(result.Target)}"));
         text.AppendLine();
         string arguments = result.BuildArguments.Count == 0 ? "no extra arguments" : "`" + string.Join(' ', result.BuildArguments) + "`";
-        text.AppendLine(Inv($"{result.Runs} clean builds each way, alternating, after one warm-up build each way; {arguments}; on {result.Filesystem} at `{result.Root}`; CloneCopy: {result.CloneCopySource}."));
+        text.AppendLine(Inv($"{result.Runs} clean {(result.Runs == 1 ? "build" : "builds")} each way, alternating, after one warm-up build each way; {arguments}; on {result.Filesystem} at `{result.Root}`; CloneCopy: {result.CloneCopySource}."));
         text.AppendLine();
         text.AppendLine("| | median build | min – max | Copy task (median) | files cloned | files copied | disk the outputs take (filesystem) | outputs' extents, shared ranges once |");
         text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|");
