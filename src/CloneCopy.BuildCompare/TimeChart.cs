@@ -23,7 +23,7 @@ public static class TimeChart
         plot.XLabel("build, in the order run");
         plot.Axes.Bottom.TickGenerator = new ScottPlot.TickGenerators.NumericFixedInterval(1);
         plot.YLabel("seconds");
-        plot.Axes.SetLimitsY(0, result.Builds.Max(b => b.Seconds) * 1.15);
+        plot.Axes.SetLimitsY(0, result.Builds.Where(b => !b.WarmUp).Max(b => b.Seconds) * 1.15);   // the timed builds only, as plotted
         plot.ShowLegend(Alignment.LowerRight);
         plot.SaveSvg(svgPath, 800, 450);
         plot.SavePng(System.IO.Path.ChangeExtension(svgPath, ".png"), 800, 450);
