@@ -1,66 +1,54 @@
 #!/usr/bin/env bash
-# Build-time comparison: generates a repository of N projects (a deep reference chain, shared packages)
-# in DIR, builds it clean RUNS times with CloneCopy and with DisableCloneCopy=true, alternating (the first
-# run of each is dropped as warm-up), and prints median build time, ratio, files and bytes Copy handled,
-# and the disk space the outputs occupy (filesystem blocks used, so shared extents count once).
+# Build-time comparison, through the clonecopy-compare tool (src/CloneCopy.BuildCompare; docs/build-compare.md).
+# Packs CloneCopy and builds the tool from this checkout, then either
 #
+#   bash scripts/build-compare.sh path/to/Your.sln [--runs N] [--output DIR] [-- build arguments]
+#       compares clean builds of your own solution or project (nothing in it is changed), or
 #   bash scripts/build-compare.sh DIR [PROJECTS=50] [RUNS=5]
+#       generates a repository of PROJECTS projects in a reference chain in DIR/build-compare and compares it;
+#       it uses CloneCopy itself, or with INJECT=1 never mentions it, and the tool injects it. The report,
+#       JSON, chart and logs go to REPORT (default artifacts/build-compare/generated), off DIR, which may be
+#       a scratch filesystem that is unmounted afterwards.
+#
+# The tool's progress goes to stderr; stdout gets only the Markdown report (callers redirect it to a file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
+feed="$repo/artifacts/packages"
+source scripts/lib/step.sh
+step "packing CloneCopy" "read the errors above" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly
+step "building clonecopy-compare" "read the errors above" dotnet build src/CloneCopy.BuildCompare -c Release -nologo -clp:ErrorsOnly
+# The callers of this script put the report on the CI summary page themselves (azure-pipelines.yml): the tool
+# is kept from doing it too (it would, seeing TF_BUILD or GITHUB_STEP_SUMMARY).
+compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$repo/src/CloneCopy.BuildCompare/bin/Release/net10.0/clonecopy-compare.dll" --sdk "$feed/CloneCopy.1.0.0.nupkg")
+export DOTNET_CLI_TELEMETRY_OPTOUT=1
+
+if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then
+  target=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  shift
+  # The report is printed from where the tool wrote it: its default, or the --output given.
+  output=$(dirname "$target").clonecopy-compare
+  given=()
+  args=("$@")
+  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+    [[ ${args[i]} == "--" ]] && break
+    [[ ${args[i]} == "--output" || ${args[i]} == "-o" ]] && output=${args[i + 1]} && given=(x)
+  done
+  ((${#given[@]})) || set -- --output "$output" "$@"
+  "${compare[@]}" "$target" "$@" >&2
+  cat "$output/report.md"
+  exit 0
+fi
+
 dir=$1
 projects=${2:-50}
 runs=${3:-5}
-feed="$repo/artifacts/packages"
-dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly >/dev/null
-dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly >/dev/null
-
 work="$dir/build-compare"
 rm -rf "$work"
 mkdir -p "$work"
-dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
+step "building the repository generator" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
+dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume as the outputs, as a clone-friendly setup has it
-export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
-(cd "$work/repo" && dotnet restore Generated.slnx -nologo -v:q >/dev/null)
-
-clean() { find "$work/repo" -mindepth 2 -maxdepth 2 -type d \( -name bin -o -name obj \) -prune -exec rm -rf {}/Debug \; ; sync; }
-used() { sync; df -Pk "$work" | awk 'NR == 2 {print $3 * 1024}'; }   # POSIX df: Linux, macOS, Git Bash
-now() { perl -MTime::HiRes=time -e 'printf "%.3f\n", time'; }             # date +%N is not on macOS
-
-declare -A times disk
-for ((run = 0; run <= runs; run++)); do
-  if ((run % 2 == 0)); then order="clonecopy builtin"; else order="builtin clonecopy"; fi
-  for mode in $order; do
-    clean
-    before=$(used)
-    flag=""; [[ $mode == builtin ]] && flag="-p:DisableCloneCopy=true"
-    start=$(now)
-    (cd "$work/repo" && dotnet build Generated.slnx --no-restore -nologo -v:n $flag >"$work/$mode.log" 2>&1) || { tail -30 "$work/$mode.log"; exit 1; }
-    end=$(now)
-    after=$(used)
-    if ((run > 0)); then
-      times[$mode]+="$(awk -v a="$end" -v b="$start" 'BEGIN {printf "%.3f", a - b}') "
-    fi
-    disk[$mode]=$((after - before))
-  done
-done
-
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.2f\n", a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-copies() { grep -cE 'Copying file from ' "$work/$1.log" || true; }
-copied_bytes() {
-  grep -oE 'Copying file from "[^"]+" to "[^"]+"' "$work/$1.log" | sed -E 's/.* to "([^"]+)"/\1/' | sort -u |
-    while read -r f; do stat -c %s "$f" 2>/dev/null || echo 0; done | awk '{s+=$1} END {printf "%.0f", s/1048576}'
-}
-cc=$(echo "${times[clonecopy]}" | median)
-bi=$(echo "${times[builtin]}" | median)
-echo "## Build: $projects projects in a reference chain, $runs clean builds each (plus one warm-up), alternating"
-echo
-echo "| Copy task | median build | files Copy wrote | MiB they hold | disk used by outputs |"
-echo "|---|---:|---:|---:|---:|"
-echo "| MSBuild's Copy (DisableCloneCopy=true) | ${bi} s | $(copies builtin) | $(copied_bytes builtin) | $((disk[builtin] / 1048576)) MiB |"
-echo "| CloneCopy | ${cc} s | $(copies clonecopy) | $(copied_bytes clonecopy) | $((disk[clonecopy] / 1048576)) MiB |"
-echo
-echo "Each build (s): MSBuild's Copy: ${times[builtin]}; CloneCopy: ${times[clonecopy]}"
-echo
-echo "CloneCopy ÷ MSBuild build time: $(awk -v a="$cc" -v b="$bi" 'BEGIN {printf "%.3f", a / b}')×; CloneCopy's own summary of its last build:"
-grep -E '^ +CloneCopy: ' "$work/clonecopy.log" | sed -E 's/^ +//' | awk -F'[ (]' '{c+=$2} END {print "  " c " files cloned, in " NR " project summaries"}'
+report=${REPORT:-$repo/artifacts/build-compare/generated}
+"${compare[@]}" "$work/repo/Generated.slnx" --runs "$runs" --output "$report" >&2
+cat "$report/report.md"

@@ -6,7 +6,7 @@ using CloneCopy.Benchmarks;
 // Usage:
 //   CloneCopy.Benchmarks per-file --fs xfs=/mnt/xfs --fs btrfs=/mnt/btrfs --fs ext4=/mnt/ext4
 //   CloneCopy.Benchmarks per-task --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]
-//   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50]
+//   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50] [--clonecopy no]
 var command = args.FirstOrDefault() ?? "help";
 var options = ParseOptions(args.Skip(1).ToArray());
 var filesystems = options.Where(o => o.Key == "fs").Select(o => o.Value.Split('=', 2)).ToDictionary(p => p[0], p => p[1]);
@@ -20,7 +20,8 @@ switch (command)
         PerTaskBenchmark.Run(filesystems, Get("files", 2000), Get("rounds", 5), Console.Out);
         break;
     case "generate-repo":
-        RepositoryGenerator.Generate(options.Single(o => o.Key == "out").Value, Get("projects", 50), options.Where(o => o.Key == "feed").Select(o => o.Value).LastOrDefault() ?? string.Empty);
+        RepositoryGenerator.Generate(options.Single(o => o.Key == "out").Value, Get("projects", 50), options.Where(o => o.Key == "feed").Select(o => o.Value).LastOrDefault() ?? string.Empty,
+            useCloneCopy: options.Where(o => o.Key == "clonecopy").Select(o => o.Value).LastOrDefault() != "no");
         break;
     default:
         Console.Error.WriteLine("commands: per-file | per-task | generate-repo (see Program.cs)");

@@ -10,22 +10,21 @@ namespace CloneCopy.Benchmarks;
 /// references Proj1, ...), all with the same package references copied locally and a content file: the
 /// shape that makes MSBuild copy the same assemblies over and over (project k copies k upstream
 /// assemblies and every package assembly). CloneCopy is enabled repository-wide through
-/// Directory.Build.props; DisableCloneCopy=true switches it off for the comparison.
+/// Directory.Build.props; DisableCloneCopy=true switches it off for the comparison. Without CloneCopy
+/// (<c>useCloneCopy: false</c>) it is a repository that has never heard of it, the case where clonecopy-compare
+/// injects it.
 /// </summary>
 public static class RepositoryGenerator
 {
-    public static void Generate(string root, int projects, string feed = "")
+    public static void Generate(string root, int projects, string feed = "", bool useCloneCopy = true)
     {
         Directory.CreateDirectory(root);
-        Write(root, "global.json", """
-            {
-              "sdk": { "version": "10.0.100", "rollForward": "latestFeature" },
-              "msbuild-sdks": { "CloneCopy": "1.0.0" }
-            }
-            """);
-        Write(root, "Directory.Build.props", """
+        string msbuildSdks = useCloneCopy ? ",\n  \"msbuild-sdks\": { \"CloneCopy\": \"1.0.0\" }" : string.Empty;
+        Write(root, "global.json", "{\n  \"sdk\": { \"version\": \"10.0.100\", \"rollForward\": \"latestFeature\" }" + msbuildSdks + "\n}\n");
+        string sdkLine = useCloneCopy ? "<Sdk Name=\"CloneCopy\" />" : string.Empty;
+        Write(root, "Directory.Build.props", $$"""
             <Project>
-              <Sdk Name="CloneCopy" />
+              {{sdkLine}}
               <PropertyGroup>
                 <TargetFramework>net10.0</TargetFramework>
                 <CopyLocalLockFileAssemblies>true</CopyLocalLockFileAssemblies>
