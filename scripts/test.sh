@@ -6,7 +6,8 @@
 #   waves, always-retry  the same in processes with change waves from 18.7 off (German UI) and with
 #                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
 #   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
-#   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows.
+#   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows;
+#   build-compare the clonecopy-compare tool's tests, and one comparison of samples/Repository checked end to end.
 # Under CI=true a lane that cannot run is a failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +52,17 @@ bash scripts/wine-lane.sh > "$out" || status=1
 lines+=("$(tail -1 "$out")")
 
 bash scripts/check-demo.sh > "$out" 2>&1 || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
+
+# clonecopy-compare (docs/build-compare.md): its own tests, then one comparison of samples/Repository checked
+# for a report, a JSON file and a chart that agree.
+log=$(mktemp)
+tests/CloneCopy.BuildCompare.Tests/bin/Release/net10.0/CloneCopy.BuildCompare.Tests -noLogo -noColor 2>&1 | tee "$log"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+lines+=("$(xunit_line "build-compare tests" "$log")")
+rm -f "$log"
+bash scripts/check-build-compare.sh > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
 rm -f "$out"
