@@ -293,6 +293,24 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void A_clone_FSCTL_that_failed_without_an_error_code_condemns_neither_the_file_nor_the_volume()
+    {
+        // Kernel32Calls turns a failed call that left no last error into ERROR_GEN_FAILURE (a failure with
+        // nothing known about it): the file is copied, and the next file on the volume is still cloned.
+        string first = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == Path("a.copy") ? Win32.ErrorGenFailure : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult failed = transfer.Transfer(first, Path("a.copy"), CancellationToken.None);
+        TransferResult next = transfer.Transfer(TestFiles.Write(Path("b.dll"), 5000, seed: 2), Path("b.copy"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Copied, failed.Method);
+        Assert.NotEqual(NotClonedReason.FilesystemCannotClone, failed.Reason);
+        Assert.Equal(File.ReadAllBytes(first), File.ReadAllBytes(Path("a.copy")));
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+    }
+
+    [Fact]
     public void Volume_verdicts_last_one_build_a_volume_that_can_clone_in_the_next_build_is_asked_again()
     {
         var kernel = new SimulatedKernel32();
