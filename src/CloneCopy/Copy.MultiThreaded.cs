@@ -13,10 +13,21 @@ namespace CloneCopy;
 [MSBuildMultiThreadableTask]
 public sealed partial class Copy : IMultiThreadableTask
 {
-    /// <inheritdoc />
-    public TaskEnvironment TaskEnvironment { get; set; } = TaskEnvironment.Fallback;
+    // Not initialised with TaskEnvironment.Fallback: that member exists only from MSBuild 18.6, and touching it
+    // would make this class fail to construct (MissingMethodException) on MSBuild 18.3-18.5, which Sdk.targets
+    // also hands this assembly. MSBuild sets the property before Execute; a host that does not (a test engine)
+    // gets the process's directory and environment, which is what the fallback environment is.
+    private TaskEnvironment? _taskEnvironment;
 
-    private CopyEnvironment CallEnvironment() => new TaskEnvironmentCopyEnvironment(TaskEnvironment);
+    /// <inheritdoc />
+    public TaskEnvironment TaskEnvironment
+    {
+        get => _taskEnvironment!;
+        set => _taskEnvironment = value;
+    }
+
+    private CopyEnvironment CallEnvironment() =>
+        _taskEnvironment is { } environment ? new TaskEnvironmentCopyEnvironment(environment) : CopyEnvironment.ForProcess();
 }
 #else
 namespace CloneCopy;
@@ -24,6 +35,6 @@ namespace CloneCopy;
 /// <summary>Hosts without MSBuild's multithreaded API: the process's directory is the project's.</summary>
 public sealed partial class Copy
 {
-    private static CopyEnvironment CallEnvironment() => CopyEnvironment.Process;
+    private static CopyEnvironment CallEnvironment() => CopyEnvironment.ForProcess();
 }
 #endif

@@ -10,8 +10,22 @@ namespace CloneCopy;
 /// </summary>
 internal class CopyEnvironment
 {
-    /// <summary>The process: its current directory and its environment variables.</summary>
+    private readonly string? _currentDirectory;
+
+    protected CopyEnvironment()
+    {
+    }
+
+    private CopyEnvironment(string currentDirectory) => _currentDirectory = currentDirectory;
+
+    /// <summary>The process: its current directory (read whenever a spec is joined) and its environment variables.</summary>
     public static readonly CopyEnvironment Process = new();
+
+    /// <summary>
+    /// The process, for one Copy call: its current directory read once (it is the project's for the whole call
+    /// outside -mt), not once per spec, which is a system call each time.
+    /// </summary>
+    public static CopyEnvironment ForProcess() => new(Environment.CurrentDirectory);
 
     /// <summary>The full, normalised path of an item spec; an empty spec fails as MSBuild's Copy fails (MSB3021's text).</summary>
     public string FullPathOf(string spec)
@@ -34,5 +48,5 @@ internal class CopyEnvironment
 
     protected virtual string Resolve(string spec) => System.IO.Path.GetFullPath(spec);
 
-    protected virtual string Join(string spec) => System.IO.Path.Combine(Environment.CurrentDirectory, spec);
+    protected virtual string Join(string spec) => System.IO.Path.Combine(_currentDirectory ?? Environment.CurrentDirectory, spec);
 }

@@ -53,6 +53,35 @@ public sealed class OlderMSBuildTests : IDisposable
     }
 
     [Theory]
+    [InlineData("tasks/net10.0/CloneCopy.dll")]
+    [InlineData("tasks/net10.0/linux-x64/CloneCopy.dll")]
+    [InlineData("tasks/net10.0/win-x64/CloneCopy.dll")]
+    public void The_multithreaded_build_uses_only_the_TaskEnvironment_members_MSBuild_18_3_has(string build)
+    {
+        // Sdk.targets hands this build to MSBuild 18.3 and later, but TaskEnvironment grew after 18.3 (Fallback and
+        // public constructors came with 18.6): a reference to a later member would make Copy fail to construct on
+        // 18.3-18.5, every Copy of every build. No 18.3 Microsoft.Build.Framework is served here to load against,
+        // so the assembly's member references are read instead.
+        string[] in18_3 = { "GetAbsolutePath", "GetEnvironmentVariable", "get_ProjectDirectory" };
+        using var stream = File.OpenRead(Path.Combine(_directory, "package", build));
+        using var pe = new System.Reflection.PortableExecutable.PEReader(stream);
+        var metadata = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
+        var used = new System.Collections.Generic.List<string>();
+        foreach (var handle in metadata.MemberReferences)
+        {
+            var member = metadata.GetMemberReference(handle);
+            if (member.Parent.Kind == System.Reflection.Metadata.HandleKind.TypeReference
+                && metadata.GetString(metadata.GetTypeReference((System.Reflection.Metadata.TypeReferenceHandle)member.Parent).Name) == "TaskEnvironment")
+            {
+                used.Add(metadata.GetString(member.Name));
+            }
+        }
+
+        Assert.NotEmpty(used);
+        Assert.All(used, name => Assert.Contains(name, in18_3));
+    }
+
+    [Theory]
     [InlineData("", "/tasks/net10.0/linux-x64/CloneCopy.dll")]
     [InlineData("-p:_CloneCopyHostHasMultiThreadedApi=false", "/tasks/net8.0/CloneCopy.dll")]
     public void Sdk_targets_gives_the_multithreaded_build_only_to_hosts_that_have_the_API(string verdict, string expected)
