@@ -19,6 +19,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
     private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
+    private readonly object _buildLock = new();
     private object? _build;
     private long _linkLimitHits;
 
@@ -36,16 +37,27 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     /// <summary>A new build forgets what was learnt about volumes (their keys, capabilities and verdicts).</summary>
     public void UseVerdictsOf(object build)
     {
-        object? current = Volatile.Read(ref _build);
-        if (ReferenceEquals(current, build) || !ReferenceEquals(Interlocked.CompareExchange(ref _build, build, current), current))
+        if (ReferenceEquals(Volatile.Read(ref _build), build))
         {
-            return; // the same build, or another task of the new build got here first and forgets for all
+            return; // the same build: the common case, without a lock
         }
 
-        _capabilities.Clear();
-        if (_cloner.IsValueCreated)
+        // The new build is published only after the old verdicts are gone, so no task of the new build can
+        // skip this and read a verdict of the last one while another task clears them.
+        lock (_buildLock)
         {
-            _cloner.Value?.ForgetVolumes();
+            if (ReferenceEquals(_build, build))
+            {
+                return;
+            }
+
+            _capabilities.Clear();
+            if (_cloner.IsValueCreated)
+            {
+                _cloner.Value?.ForgetVolumes();
+            }
+
+            Volatile.Write(ref _build, build);
         }
     }
 

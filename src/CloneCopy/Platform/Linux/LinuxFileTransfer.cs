@@ -22,6 +22,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     private readonly CloneCapabilityCache<VolumePair> _cache;
     private readonly CloneCapabilityCache<VolumePair> _kernelCopyCache = new();
 
+    private readonly object _buildLock = new();
     private object? _build;
 
     public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache) => _cache = cache;
@@ -29,11 +30,20 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     /// <summary>A new build forgets the verdicts per pair of devices: a filesystem may have been remounted since.</summary>
     public void UseVerdictsOf(object build)
     {
-        object? current = Volatile.Read(ref _build);
-        if (!ReferenceEquals(current, build) && ReferenceEquals(Interlocked.CompareExchange(ref _build, build, current), current))
+        if (ReferenceEquals(Volatile.Read(ref _build), build))
         {
-            _cache.Clear();
-            _kernelCopyCache.Clear();
+            return; // the same build: the common case, without a lock
+        }
+
+        // Published only after the clear, so no task of the new build reads a verdict of the last one.
+        lock (_buildLock)
+        {
+            if (!ReferenceEquals(_build, build))
+            {
+                _cache.Clear();
+                _kernelCopyCache.Clear();
+                Volatile.Write(ref _build, build);
+            }
         }
     }
 
