@@ -31,6 +31,8 @@ public sealed class LinkFailureMessageTests : IDisposable
 
         Assert.False(made);
         const int AlreadyExists = unchecked((int)0x800700B7); // HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS)
-        Assert.Equal(Marshal.GetExceptionForHR(AlreadyExists)!.Message, error);
+        // The HRESULT's own text, not a COM error object some earlier failure left on this thread (IntPtr -1).
+        Assert.Equal(Marshal.GetExceptionForHR(AlreadyExists, new IntPtr(-1))!.Message, error);
+        Assert.EndsWith("(0x800700B7)", error);
     }
 }

@@ -75,9 +75,12 @@ internal static class Win32
     /// The text MSBuild's Copy gives a failed hard or symbolic link (MSB3891/MSB3892): it words the error with
     /// Marshal.GetExceptionForHR(Marshal.GetHRForLastWin32Error()).Message, which on .NET adds the HRESULT
     /// ("File already exists. (0x800700B7)"), not with Win32Exception's text. Off Windows, as <see cref="Describe"/>.
+    /// The thread's COM error object is ignored (IntPtr -1): with IntPtr.Zero, which the one-argument overload
+    /// passes, the text can be a stale message left on the thread by an earlier, unrelated failure (seen under
+    /// Wine: "Cannot create '…'" from another test's exception), which is not the link's reason.
     /// </summary>
     public static string DescribeAsMSBuildDoes(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
-        ? Marshal.GetExceptionForHR(HResultOf(error))?.Message ?? Describe(error)
+        ? Marshal.GetExceptionForHR(HResultOf(error), new System.IntPtr(-1))?.Message ?? Describe(error)
         : Describe(error);
 
     /// <summary>
