@@ -70,7 +70,7 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
                         fingerprints[way] = OutputFingerprint.Of(root, restored.NewFiles());
                     }
 
-                    restored.DeleteNew();
+                    RemoveNew(restored);
                 }
             }
 
@@ -84,7 +84,18 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
         finally
         {
             progress.Step("putting the repository back as it was");
-            asFound.DeleteNew();
+            RemoveNew(asFound);
+        }
+    }
+
+    /// <summary>Takes away what a build (or the whole run) added; says where any new file that is not a build output went.</summary>
+    private void RemoveNew(RepositorySnapshot snapshot)
+    {
+        string setAside = Path.Combine(Path.GetFullPath(options.OutputDirectory), "set-aside");
+        var moved = snapshot.RemoveNew(setAside);
+        if (moved.Count > 0)
+        {
+            progress.Step($"{moved.Count} new file(s) outside bin and obj folders moved to {setAside} (not deleted: they may be yours)");
         }
     }
 
@@ -96,7 +107,7 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
         {
             var build = await BuildAsync(target, root, restored, injection, way, 0, "warm-up", logs, cancellation);
             outcomes[way] = build.Outcome;
-            restored.DeleteNew();
+            RemoveNew(restored);
         }
 
         var cc = outcomes[BuildWay.CloneCopy];

@@ -6,10 +6,11 @@ using System.Linq;
 namespace CloneCopy.BuildCompare;
 
 /// <summary>
-/// The files and folders under the repository's root at one moment. Cleaning deletes what appeared since,
+/// The files and folders under the repository's root at one moment. Cleaning takes away what appeared since,
 /// and nothing else: the "clean" state between builds is the state after restore, and the end state is the
-/// repository as it was before the tool ran. Never a rule like "delete bin/": a repository's outputs can be
-/// anywhere, and a user's own files must never be touched.
+/// repository as it was before the tool ran. New files in bin and obj folders are deleted; any other new file
+/// is moved aside, never deleted, since a repository's outputs can be anywhere but so can a file the user
+/// saves while the builds run.
 /// </summary>
 public sealed class RepositorySnapshot
 {
@@ -36,20 +37,51 @@ public sealed class RepositorySnapshot
     public IReadOnlyList<string> NewFiles() =>
         Enumerate(Root, Excluded).Where(e => !e.IsDirectory && !_entries.Contains(e.Path)).Select(e => e.Path).ToList();
 
-    /// <summary>Deletes every file and folder that appeared since this snapshot.</summary>
-    public void DeleteNew()
+    /// <summary>
+    /// Takes away every file and folder that appeared since this snapshot. What lies inside a folder named bin or
+    /// obj is a build's output and is deleted; anything else new is moved, by its path under the root, into
+    /// <paramref name="setAside"/> and never deleted: builds rarely write there, but a user who saves a file in the
+    /// repository while the builds run must find it again. Returns the files set aside.
+    /// </summary>
+    public IReadOnlyList<string> RemoveNew(string setAside)
     {
         var fresh = Enumerate(Root, Excluded).Where(e => !_entries.Contains(e.Path)).ToList();
+        var setAsideFiles = new List<string>();
         foreach (var file in fresh.Where(e => !e.IsDirectory))
         {
-            File.Delete(file.Path);
+            if (IsBuildOutput(file.Path))
+            {
+                File.Delete(file.Path);
+                continue;
+            }
+
+            string target = Path.Combine(setAside, Path.GetRelativePath(Root, file.Path));
+            Directory.CreateDirectory(Path.GetDirectoryName(target)!);
+            File.Move(file.Path, target, overwrite: true); // copies and deletes when setAside is on another volume
+            setAsideFiles.Add(target);
         }
 
-        // Deepest first, so that a folder is empty when its turn comes.
+        // Deepest first; a new folder is empty now, unless something appeared in it meanwhile, which stays.
         foreach (var folder in fresh.Where(e => e.IsDirectory).OrderByDescending(e => e.Path.Length))
         {
-            Directory.Delete(folder.Path, recursive: true);
+            if (IsBuildOutput(folder.Path + Path.DirectorySeparatorChar))
+            {
+                Directory.Delete(folder.Path, recursive: true);
+            }
+            else if (Directory.Exists(folder.Path) && !Directory.EnumerateFileSystemEntries(folder.Path).Any())
+            {
+                Directory.Delete(folder.Path);
+            }
         }
+
+        return setAsideFiles;
+    }
+
+    /// <summary>Inside a folder named bin or obj under the root.</summary>
+    private bool IsBuildOutput(string path)
+    {
+        string[] parts = Path.GetRelativePath(Root, path).Split(Path.DirectorySeparatorChar);
+        return parts.Take(parts.Length - 1).Any(part => part is "bin" or "obj");
     }
 
     /// <summary>

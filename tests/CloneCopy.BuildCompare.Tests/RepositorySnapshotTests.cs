@@ -7,7 +7,7 @@ namespace CloneCopy.BuildCompare.Tests;
 public sealed class RepositorySnapshotTests
 {
     [Fact]
-    public void Deleting_what_is_new_keeps_every_earlier_file_and_the_excluded_folder()
+    public void Taking_away_what_is_new_keeps_every_earlier_file_and_the_excluded_folder_and_deletes_no_file_outside_bin_and_obj()
     {
         string root = Directory.CreateTempSubdirectory("snapshot").FullName;
         File.WriteAllText(Path.Combine(root, "App.csproj"), "<Project />");
@@ -22,8 +22,15 @@ public sealed class RepositorySnapshotTests
         Directory.CreateDirectory(excluded);
         File.WriteAllText(Path.Combine(excluded, "report.md"), "x");
 
-        Assert.Equal(2, snapshot.NewFiles().Count);
-        snapshot.DeleteNew();
+        File.WriteAllText(Path.Combine(root, "notes.txt"), "the user's own, saved while the builds ran");
+        string setAside = Path.Combine(Path.GetTempPath(), "set-aside-" + Path.GetFileName(root));
+
+        Assert.Equal(3, snapshot.NewFiles().Count);
+        var moved = snapshot.RemoveNew(setAside);
+
+        Assert.Equal([Path.Combine(setAside, "notes.txt")], moved);
+        Assert.Equal("the user's own, saved while the builds ran", File.ReadAllText(Path.Combine(setAside, "notes.txt")));
+        Assert.False(File.Exists(Path.Combine(root, "notes.txt")));
 
         Assert.False(Directory.Exists(Path.Combine(root, "bin")));
         Assert.False(File.Exists(Path.Combine(root, "obj", "App.cache")));
