@@ -92,10 +92,10 @@ public static class DifferentialRunner
     private static bool IntendedDifferenceHolds(CopyScenario scenario) =>
         !(scenario.DifferenceReplacesDestination && Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1");
 
-    /// <summary>Removes a scenario's tree, read-only and unreadable entries included.</summary>
+    /// <summary>Removes a scenario's tree, read-only and unreadable entries included; what its links lead to is left alone.</summary>
     public static void RemoveTree(string root)
     {
-        foreach (string path in Directory.EnumerateFileSystemEntries(root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 }))
+        foreach (string path in TreeWalk.Entries(root))
         {
             var info = new FileInfo(path);
             if (info.LinkTarget is null)
