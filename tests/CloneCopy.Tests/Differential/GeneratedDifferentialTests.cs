@@ -33,5 +33,6 @@ public sealed class GeneratedDifferentialTests
         System.Console.Error.WriteLine(report.Summary); // for the lane logs: what ran, and what was skipped
         Assert.True(report.Differences.Count == 0, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
+        SkippedShare.AssertWithinShare(report);
     }
 }
