@@ -99,7 +99,7 @@ MSBUILDCOPYWITHOUTDELETE hard-link|hard link|symbolic link to|dangling symbolic|
 MSBUILDALWAYSRETRY read-only destination|always retry|destination parent is a file|destination folder is a file|not writable|not readable|held open
 MSBUILDALWAYSOVERWRITEREADONLYFILES read-only
 MSBuildUseSymboliclinksIfPossible symbolic link|hard link|one file to destination files|^source folder$|several files to a new nested folder|missing source among others
-MSBUILDCOPYTASKPARALLELISM twice|two sources|two spellings|duplicate|missing source|many files
+MSBUILDCOPYTASKPARALLELISM twice|two sources|two spellings|duplicate|missing source|many files|A, B, A
 HATCHES
       ;;
     multithreaded)

@@ -40,6 +40,7 @@ public sealed class WindowsDifferentialTests : IDisposable
         Console.Error.WriteLine(report.Summary); // for the lane log: what ran, and what was skipped
         Assert.False(report.Failed, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
+        Generated.SkippedShare.AssertWithinShare(report);
     }
 
     [Theory]

@@ -40,5 +40,6 @@ public sealed class GeneratedDifferentialTests
 
         Assert.False(report.Failed, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
+        SkippedShare.AssertWithinShare(report);
     }
 }
