@@ -174,6 +174,33 @@ public sealed partial class SummaryTests
         Assert.True(log.IndexOf(build.Value, StringComparison.Ordinal) < log.IndexOf(publish.Value, StringComparison.Ordinal), log);
     }
 
+    /// <summary>Scrutor builds for four frameworks: its four lines must say which is which; a single-framework project's line stays as it was.</summary>
+    [FilesystemFact]
+    public void A_multi_targeted_projects_lines_name_their_framework()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs)
+            .Write("Lib/Lib.csproj", """
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup>
+                    <TargetFrameworks>net10.0;net8.0</TargetFrameworks>
+                  </PropertyGroup>
+                  <ItemGroup>
+                    <PackageReference Include="Newtonsoft.Json" Version="13.0.1" />
+                  </ItemGroup>
+                </Project>
+                """);
+
+        var (code, log) = repository.Build("Lib/Lib.csproj");
+        var (appCode, appLog) = repository.Build("App/App.csproj");
+
+        Assert.True(code == 0, log);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[Lib net10\.0\]", log);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[Lib net8\.0\]", log);
+        Assert.DoesNotMatch(@"\[Lib\]", log);
+        Assert.True(appCode == 0, appLog);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[App\]", appLog);
+    }
+
     [FilesystemTheory]
     [InlineData("eror")]
     [InlineData("true")]
