@@ -15,6 +15,7 @@ internal static class OutcomeText
     public static string Reason(NotClonedReason reason) => reason switch
     {
         NotClonedReason.EmptyFile => "empty file",
+        NotClonedReason.SizeNotKnownInAdvance => "its size (0) did not say what it holds (a pipe, a device or a /proc file): read to its end",
         NotClonedReason.FilesystemCannotClone => "the filesystem cannot clone",
         NotClonedReason.DifferentVolumes => "different volumes",
         NotClonedReason.RefusedForThisFile => "clone refused for this file",

@@ -42,14 +42,16 @@ internal sealed class PairAttempt
     {
         _cancellation.ThrowIfCancellationRequested();
 
-        PathStatus destination = PathProbe.Get(destinationFull);
+        // Looked at as MSBuild's FileState looks (backslashes read as '/' on Unix); copied by the path as given.
+        PathStatus destination = PathProbe.Get(FileStatePath.Of(destinationFull));
         if (destination.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.DestinationIsDirectory, pair.SourceSpec, pair.DestinationSpec);
             return PairOutcome.Failed;
         }
 
-        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceFull, PathProbe.Get(sourceFull));
+        string sourceAsSeen = FileStatePath.Of(sourceFull);
+        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceAsSeen, PathProbe.Get(sourceAsSeen));
         if (source.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
@@ -77,7 +79,7 @@ internal sealed class PairAttempt
         }
 
         // Read before anything is written: a hard link made below shares the source's attributes.
-        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceFull);
+        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceAsSeen);
         PairOutcome? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? LinkOrCloneInstead(sourceFull, destinationFull) : null;
         if (linked is null && _options.ErrorIfLinkFails)
         {
