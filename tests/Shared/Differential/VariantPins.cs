@@ -31,6 +31,11 @@ public static class VariantPins
         // with a link to itself, which CloneCopy documents it does not do).
         ("MSBuildUseSymboliclinksIfPossible", "destination is the source through a symbolic link to its folder", true, null, null),
 
+        // Told to overwrite read-only files, MSBuild's Copy makes the read-only linked destination writable and
+        // replaces it, as an unprivileged user too (the owner may change a mode); so does CloneCopy (issue 25).
+        ("MSBUILDALWAYSOVERWRITEREADONLYFILES", "read-only destination hard-linked to a package cache file", true, null, null),
+        ("MSBUILDALWAYSOVERWRITEREADONLYFILES", "read-only destination symbolic-linked to a package cache file", true, null, null),
+
         // The single-threaded loop tries a missing source again for the second pair; the parallel loop does not.
         ("MSBUILDCOPYTASKPARALLELISM", "missing source listed twice", null, "MSB3030,MSB3030", null),
         ("MSBUILDCOPYTASKPARALLELISM", "missing source listed twice among others", null, "MSB3030,MSB3030", null),
