@@ -74,7 +74,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 
         // $(NuGetPackageRoot) is absolute: the process's directory, which under -mt is no project's, plays no part.
         string root = Path.GetFullPath(NuGetPackageRoot);
-        string? fromCache = statistics.CrossVolumeSourceDirectories().FirstOrDefault(d => d.StartsWith(root.TrimEnd('/', '\\'), PathComparison.Comparison));
+        string? fromCache = statistics.CrossVolumeSourceDirectories().FirstOrDefault(d => d.StartsWith(root.TrimEnd('/', '\\'), MSBuildPlatformRules.PathComparison));
         if (fromCache is null || !SayOncePerBuild(PackageCacheSaidKey))
         {
             return;

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 using CloneCopy.Engine;
+using CloneCopy.Platform;
 using Microsoft.Build.Framework;
 using Microsoft.Build.Utilities;
 
@@ -63,10 +64,10 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     public bool FailIfNotIncremental { get; set; }
 
     /// <summary>Where the bytes go; tests put a fake here.</summary>
-    internal IFileTransfer Transfer { get; set; } = FileTransferFactory.Shared;
+    internal IFileTransfer Transfer { get; set; } = PlatformFactory.Current.Transfer;
 
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
-    internal EngineDiagnostics Diagnostics { get; set; } = FileTransferFactory.Diagnostics;
+    internal EngineDiagnostics Diagnostics { get; set; } = PlatformFactory.Diagnostics;
 
     private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 

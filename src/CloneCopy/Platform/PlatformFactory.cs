@@ -1,41 +1,42 @@
 using System.Runtime.InteropServices;
+using CloneCopy.Engine;
 using CloneCopy.Platform.Portable;
 using CloneCopy.Platform.Windows;
 
-namespace CloneCopy.Engine;
+namespace CloneCopy.Platform;
 
-/// <summary>Chooses the transfer chain for the operating system we run on.</summary>
-internal static class FileTransferFactory
+/// <summary>
+/// Builds the one <see cref="IPlatform"/> for the operating system CloneCopy runs on. The only place that
+/// asks which OS this is (a test holds it so); everything else asks the platform object.
+/// </summary>
+internal static class PlatformFactory
 {
     /// <summary>What the engine wants the user told, shared by every task in the process.</summary>
     public static EngineDiagnostics Diagnostics { get; } = new();
 
     /// <summary>Shared by every Copy task in the process, so capability verdicts are learnt once per node.</summary>
-    public static IFileTransfer Shared { get; } = Create();
+    public static IPlatform Current { get; } = Create();
 
-    private static IFileTransfer Create()
+    private static IPlatform Create()
     {
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
         {
-            // Created lazily, inside the transfer: a failure becomes one message and plain copies.
-            return new ClonerTransfer(CopyOnWriteFilesystemCloner.ForThisMachine, Diagnostics);
+            return new WindowsPlatform(Kernel32Calls.Instance, Diagnostics);
         }
 #if NET
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))
         {
-            if (Platform.Linux.LinuxFileTransfer.IsUsable())
-            {
-                return new Platform.Linux.LinuxFileTransfer(new CloneCapabilityCache<VolumePair>());
-            }
-
-            Diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");
+            return Linux.LinuxPlatform.Create(Diagnostics);
         }
 
         if (RuntimeInformation.IsOSPlatform(OSPlatform.OSX))
         {
-            return new ClonerTransfer(() => new Platform.MacOS.MacCloneFileCloner(Platform.MacOS.GuardedDarwinCalls.Instance), Diagnostics);
+            return new MacOS.MacOSPlatform(Diagnostics);
         }
+
+        return new Unix.UnixPlatform();
+#else
+        return new PortablePlatform();
 #endif
-        return new PlatformFileCopy();
     }
 }

@@ -1,6 +1,5 @@
 using System;
 using System.IO;
-using System.Runtime.InteropServices;
 using System.Security;
 using System.Threading;
 using Microsoft.Build.Utilities;
@@ -19,7 +18,6 @@ internal sealed class CopyRetries
 {
     private const int AccessDenied = unchecked((int)0x80070005);
     private const int InvalidName = unchecked((int)0x8007007B);
-    private static readonly bool IsWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
 
     private readonly TaskLoggingHelper _log;
     private readonly CopyOptions _options;
@@ -86,7 +84,7 @@ internal sealed class CopyRetries
         AlwaysRetryDiagnostic(CopyMessages.IOException, e.ToString(), pair.SourceSpec, pair.DestinationSpec, result);
         if (result == AccessDenied)
         {
-            bool retriedHere = !IsWindows && MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7);
+            bool retriedHere = !MSBuildPlatformRules.IsWindows && MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7);
             if (!_options.EscapeHatches.AlwaysRetry && !retriedHere)
             {
                 return true;

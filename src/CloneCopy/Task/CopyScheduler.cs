@@ -123,7 +123,7 @@ internal static class CopyScheduler
                 continue;
             }
 
-            outcomes[pair.Index] = previousSource is not null && PathComparison.Comparer.Equals(previousSource, pair.SourceAbsolute)
+            outcomes[pair.Index] = previousSource is not null && MSBuildPlatformRules.PathComparer.Equals(previousSource, pair.SourceAbsolute)
                 ? new PairOutcome(PairResult.Duplicate)
                 : copy(pair);
             previousSource = pair.SourceAbsolute;
@@ -133,7 +133,7 @@ internal static class CopyScheduler
     /// <summary>MSBuild's single-threaded loop: skipped only when the last successful copy to this destination came from this source.</summary>
     private static void RunInOrderSkippingCopiedPairs(List<CopyPair> pairs, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
-        var copiedFrom = new Dictionary<string, string>(PathComparison.Comparer);
+        var copiedFrom = new Dictionary<string, string>(MSBuildPlatformRules.PathComparer);
         foreach (CopyPair pair in pairs)
         {
             if (cancellation.IsCancellationRequested)
@@ -167,7 +167,7 @@ internal static class CopyScheduler
     private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
     {
         var groups = new List<List<CopyPair>>();
-        var byDestination = new Dictionary<string, List<CopyPair>>(PathComparison.Comparer);
+        var byDestination = new Dictionary<string, List<CopyPair>>(MSBuildPlatformRules.PathComparer);
         foreach (CopyPair pair in WithPaths(pairs, environment))
         {
             if (!byDestination.TryGetValue(pair.DestinationSpec, out List<CopyPair>? group))

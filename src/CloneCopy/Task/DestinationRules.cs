@@ -15,8 +15,6 @@ namespace CloneCopy;
 /// </summary>
 internal static class DestinationRules
 {
-    private static readonly bool IsWindows = System.Runtime.InteropServices.RuntimeInformation.IsOSPlatform(System.Runtime.InteropServices.OSPlatform.Windows);
-
     public static void Prepare(TaskLoggingHelper log, CopyOptions options, string destinationSpec, string destinationFull, PathStatus status)
     {
         if (status.IsLink && !File.Exists(destinationFull))
@@ -47,7 +45,7 @@ internal static class DestinationRules
         {
             DeleteQuietly(destinationFull);
         }
-        else if (FileIdentity.IsSharedEntry(status) && !IsWindows)
+        else if (PlatformFactory.Current.IsSharedEntry(status) && !MSBuildPlatformRules.IsWindows)
         {
             // Not quietly: if this link cannot be removed, writing through it must not happen either. (On
             // Windows the read-only attribute belongs to the file all its links share: nothing can write through

@@ -9,7 +9,7 @@ namespace CloneCopy;
 internal sealed class DirectoryCreator
 {
     // string to string: shared generic code that needs no JIT in a fresh node (string to bool would).
-    private readonly ConcurrentDictionary<string, string> _known = new(PathComparison.Comparer);
+    private readonly ConcurrentDictionary<string, string> _known = new(MSBuildPlatformRules.PathComparer);
     private readonly TaskLoggingHelper _log;
 
     public DirectoryCreator(TaskLoggingHelper log) => _log = log;

@@ -1,7 +1,6 @@
 using System;
 using System.IO;
 using System.Reflection;
-using System.Runtime.InteropServices;
 
 namespace CloneCopy;
 
@@ -20,7 +19,7 @@ internal static class MSBuildMaxPath
 
     public static void ThrowIfTooLong(string directoryFullPath)
     {
-        if (!RuntimeInformation.IsOSPlatform(OSPlatform.Windows) || directoryFullPath.Length < Rule.Limit)
+        if (!MSBuildPlatformRules.IsWindows || directoryFullPath.Length < Rule.Limit)
         {
             return;
         }

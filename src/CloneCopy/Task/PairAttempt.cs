@@ -1,5 +1,4 @@
 using System.IO;
-using System.Runtime.InteropServices;
 using System.Threading;
 using CloneCopy.Engine;
 using CloneCopy.Platform;
@@ -17,8 +16,6 @@ namespace CloneCopy;
 /// </summary>
 internal sealed class PairAttempt
 {
-    private static readonly bool IsWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
-
     private readonly TaskLoggingHelper _log;
     private readonly CopyOptions _options;
     private readonly IFileTransfer _transfer;
@@ -42,14 +39,14 @@ internal sealed class PairAttempt
     {
         _cancellation.ThrowIfCancellationRequested();
 
-        PathStatus destination = PathProbe.Get(destinationFull);
+        PathStatus destination = PlatformFactory.Current.Probe(destinationFull);
         if (destination.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.DestinationIsDirectory, pair.SourceSpec, pair.DestinationSpec);
             return PairOutcome.Failed;
         }
 
-        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceFull, PathProbe.Get(sourceFull));
+        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceFull, PlatformFactory.Current.Probe(sourceFull));
         if (source.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
@@ -62,7 +59,7 @@ internal sealed class PairAttempt
             return PairOutcome.Failed;
         }
 
-        if (destination.Exists && FileIdentity.DestinationIsTheSource(sourceFull, source, destinationFull, destination))
+        if (destination.Exists && PlatformFactory.Current.DestinationIsTheSource(sourceFull, source, destinationFull, destination))
         {
             // The same file through a symlinked directory, a bind mount or a link: MSBuild's Copy would
             // delete it and then fail to copy it. There is nothing to copy.
@@ -140,7 +137,7 @@ internal sealed class PairAttempt
         if (_options.UseHardLinks)
         {
             _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.HardLinkComment, sourceFull, destinationFull);
-            if (FileLinks.TryCreateHardLink(sourceFull, destinationFull, out string error))
+            if (PlatformFactory.Current.TryCreateHardLink(sourceFull, destinationFull, out string error))
             {
                 return PairResult.HardLinked;
             }
@@ -151,12 +148,12 @@ internal sealed class PairAttempt
         if (_options.UseSymbolicLinks)
         {
             _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.SymbolicLinkComment, sourceFull, destinationFull);
-            if (FileLinks.TryCreateSymbolicLink(sourceFull, destinationFull, out string error))
+            if (PlatformFactory.Current.TryCreateSymbolicLink(sourceFull, destinationFull, out string error))
             {
                 return PairResult.SymbolicLinked;
             }
 
-            if (!IsWindows)
+            if (!MSBuildPlatformRules.IsWindows)
             {
                 error = _log.FormatResourceString(CopyMessages.NonWindowsLinkErrorMessage, "symlink()", error);
             }

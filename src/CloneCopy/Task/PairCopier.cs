@@ -45,7 +45,7 @@ internal sealed class PairCopier
             string sourceFull = pair.SourceFullPath ?? _options.Environment.FullPathOf(sourceSpec);
             string destinationFull = pair.DestinationFullPath ?? _options.Environment.FullPathOf(destinationSpec);
 
-            if (string.Equals(sourceFull, destinationFull, PathComparison.Comparison))
+            if (string.Equals(sourceFull, destinationFull, MSBuildPlatformRules.PathComparison))
             {
                 return new PairOutcome(PairResult.SamePath);
             }

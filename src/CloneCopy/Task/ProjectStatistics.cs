@@ -72,7 +72,7 @@ internal sealed class ProjectStatistics
 
                     if (outcome.Transfer.Reason == NotClonedReason.DifferentVolumes)
                     {
-                        _crossVolumeSourceDirectories ??= new HashSet<string>(PathComparison.Comparer);
+                        _crossVolumeSourceDirectories ??= new HashSet<string>(MSBuildPlatformRules.PathComparer);
                         if (_crossVolumeSourceDirectories.Count < 64)
                         {
                             _crossVolumeSourceDirectories.Add(Path.GetDirectoryName(pair.SourceFullPath ?? pair.SourceSpec) ?? string.Empty);
@@ -131,7 +131,7 @@ internal sealed class ProjectStatistics
 
                 if (other._crossVolumeSourceDirectories is not null)
                 {
-                    _crossVolumeSourceDirectories ??= new HashSet<string>(PathComparison.Comparer);
+                    _crossVolumeSourceDirectories ??= new HashSet<string>(MSBuildPlatformRules.PathComparer);
                     _crossVolumeSourceDirectories.UnionWith(other._crossVolumeSourceDirectories);
                 }
             }

@@ -97,7 +97,7 @@ internal static class SourceFolderEnumerator
             return true;
         }
 
-        if (!child.StartsWith(parent, PathComparison.Comparison))
+        if (!child.StartsWith(parent, MSBuildPlatformRules.PathComparison))
         {
             return false;
         }

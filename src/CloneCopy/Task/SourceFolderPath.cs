@@ -1,6 +1,5 @@
 using System;
 using System.IO;
-using System.Runtime.InteropServices;
 
 namespace CloneCopy;
 
@@ -15,8 +14,6 @@ namespace CloneCopy;
 /// </summary>
 internal sealed class SourceFolderPath
 {
-    private static readonly bool IsWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
-
     private SourceFolderPath(string asMSBuildHoldsIt)
     {
         Value = asMSBuildHoldsIt;
@@ -36,18 +33,18 @@ internal sealed class SourceFolderPath
     public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment)
     {
         string joined = environment.AbsolutePathOf(itemSpec);
-        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.IndexOf(IsWindows ? '/' : '\\') >= 0;
+        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.IndexOf(MSBuildPlatformRules.IsWindows ? '/' : '\\') >= 0;
         return new SourceFolderPath(normalize ? FixSeparators(Path.GetFullPath(joined)) : joined);
     }
 
     /// <summary>What MSBuild joins to DestinationFolder and the folder's name: the relative path, or the file's full path.</summary>
     public string NameOf(string filePath, string relative) =>
-        filePath.StartsWith(Value, PathComparison.Comparison) && (IsSeparator(Value[Value.Length - 1]) || (filePath.Length > Value.Length && IsSeparator(filePath[Value.Length])))
+        filePath.StartsWith(Value, MSBuildPlatformRules.PathComparison) && (IsSeparator(Value[Value.Length - 1]) || (filePath.Length > Value.Length && IsSeparator(filePath[Value.Length])))
             ? relative
             : filePath;
 
     /// <summary>On Unix MSBuild turns backslashes into separators after normalizing.</summary>
-    private static string FixSeparators(string path) => IsWindows ? path : path.Replace('\\', '/');
+    private static string FixSeparators(string path) => MSBuildPlatformRules.IsWindows ? path : path.Replace('\\', '/');
 
     private static bool IsSeparator(char c) => c == '/' || c == '\\';
 }

@@ -1,5 +1,4 @@
 using System.IO;
-using System.Runtime.InteropServices;
 using CloneCopy.Platform;
 
 namespace CloneCopy;
@@ -13,8 +12,6 @@ namespace CloneCopy;
 /// </summary>
 internal static class TrailingSeparatorRule
 {
-    private static readonly bool IsWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
-
     public static PathStatus AsMSBuildSeesSource(string fullPath, PathStatus probed)
     {
         if (fullPath.Length < 2 || !IsSeparator(fullPath[fullPath.Length - 1]) || probed.IsDirectory)
@@ -22,7 +19,7 @@ internal static class TrailingSeparatorRule
             return probed;
         }
 
-        if (IsWindows)
+        if (MSBuildPlatformRules.IsWindows)
         {
             return new PathStatus(false, false);
         }

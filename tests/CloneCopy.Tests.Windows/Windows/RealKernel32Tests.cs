@@ -110,11 +110,11 @@ public sealed class RealKernel32Tests : IDisposable
         string linked = Path.Combine(_directory, "linked.dll");
         string lone = TestFiles.Write(Path.Combine(_directory, "lone.dll"), 100);
 
-        Assert.True(WindowsLinks.TryCreateHardLink(cache, linked, out string error), error);
+        Assert.True(PlatformFactory.Current.TryCreateHardLink(cache, linked, out string error), error);
 
         Assert.Equal(2u, RealFileIds.Read(linked, followLinks: false)!.Value.Links);
-        Assert.True(FileIdentity.IsSharedEntry(PathProbe.Get(linked)));
-        Assert.False(FileIdentity.IsSharedEntry(PathProbe.Get(lone)));
+        Assert.True(PlatformFactory.Current.IsSharedEntry(PlatformFactory.Current.Probe(linked)));
+        Assert.False(PlatformFactory.Current.IsSharedEntry(PlatformFactory.Current.Probe(lone)));
     }
 
     [Fact]
@@ -122,9 +122,9 @@ public sealed class RealKernel32Tests : IDisposable
     {
         string file = TestFiles.Write(Path.Combine(_directory, "a.dll"), 10);
 
-        PathStatus onFile = PathProbe.Get(file);
-        PathStatus onFolder = PathProbe.Get(_directory);
-        PathStatus onNothing = PathProbe.Get(Path.Combine(_directory, "none", "x.dll"));
+        PathStatus onFile = PlatformFactory.Current.Probe(file);
+        PathStatus onFolder = PlatformFactory.Current.Probe(_directory);
+        PathStatus onNothing = PlatformFactory.Current.Probe(Path.Combine(_directory, "none", "x.dll"));
 
         Assert.True(onFile.Exists && !onFile.IsDirectory && !onFile.IsLink && !onFile.HasIdentity);
         Assert.Equal(file, onFile.FullPath);

@@ -3,6 +3,7 @@ using System.ComponentModel;
 using System.IO;
 using System.Runtime.InteropServices;
 using CloneCopy.Platform.Linux;
+using CloneCopy.Platform.Unix;
 using CloneCopy.Platform.Windows;
 
 namespace CloneCopy.Tests.Infrastructure;
@@ -26,7 +27,7 @@ public static class FileSystemOps
             return;
         }
 
-        if (LibC.Link(existing, path) != 0)
+        if (UnixLibC.Link(existing, path) != 0)
         {
             throw new Win32Exception(Marshal.GetLastPInvokeError(), $"link {existing} -> {path}");
         }

@@ -4,6 +4,7 @@ using System.Buffers;
 using System.IO;
 using System.Threading;
 using CloneCopy.Engine;
+using CloneCopy.Platform.Unix;
 
 namespace CloneCopy.Platform.Linux;
 
@@ -135,12 +136,12 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
                 throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied.");
             }
 
-            DotNetFileLocks.Lock(source, exclusive: false, sourcePath);
+            DotNetFileLocks.Lock(source, exclusive: false, sourcePath, LinuxErrors.EAGAIN);
             uint mode = sourceStat.Mode & LibC.PermissionBits;
             int destination = OpenOrThrow(destinationPath, LibC.O_RDWR | LibC.O_CREAT | LibC.O_CLOEXEC, mode);
             try
             {
-                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath);
+                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath, LinuxErrors.EAGAIN);
                 StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
                 destinationTouched = true;
                 if (destinationStat.Size != 0 && LibC.FTruncate(destination, 0) != 0)

@@ -2,7 +2,7 @@
 using System;
 using System.IO;
 
-namespace CloneCopy.Platform.Linux;
+namespace CloneCopy.Platform.Unix;
 
 /// <summary>
 /// The advisory locks .NET's File.Copy takes on Unix (flock: shared on the source, exclusive on the
@@ -12,26 +12,29 @@ namespace CloneCopy.Platform.Linux;
 /// </summary>
 internal static class DotNetFileLocks
 {
+    private const int EINTR = 4; // the same on Linux and macOS
+
     private static readonly bool Disabled = IsDisabled();
 
     /// <summary>Locks, or throws .NET's "being used by another process" IOException when someone else holds the file.</summary>
-    public static void Lock(int fd, bool exclusive, string path)
+    /// <param name="wouldBlock">EWOULDBLOCK (EAGAIN) in the caller's OS's numbering: 11 on Linux, 35 on macOS.</param>
+    public static void Lock(int fd, bool exclusive, string path, int wouldBlock)
     {
         if (Disabled)
         {
             return;
         }
 
-        int operation = (exclusive ? LibC.LOCK_EX : LibC.LOCK_SH) | LibC.LOCK_NB;
-        while (LibC.FLock(fd, operation) != 0)
+        int operation = (exclusive ? UnixLibC.LOCK_EX : UnixLibC.LOCK_SH) | UnixLibC.LOCK_NB;
+        while (UnixLibC.FLock(fd, operation) != 0)
         {
             int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
-            if (errno == LinuxErrors.EINTR)
+            if (errno == EINTR)
             {
                 continue;
             }
 
-            if (errno == LinuxErrors.EAGAIN)
+            if (errno == wouldBlock)
             {
                 throw new IOException($"The process cannot access the file '{path}' because it is being used by another process.", errno);
             }

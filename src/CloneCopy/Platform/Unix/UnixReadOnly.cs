@@ -1,5 +1,5 @@
 #if NET
-namespace CloneCopy.Platform.Linux;
+namespace CloneCopy.Platform.Unix;
 
 /// <summary>
 /// .NET's answer to "is this file read-only?" on Unix, from a mode and an owner: a permission class that
@@ -9,7 +9,7 @@ namespace CloneCopy.Platform.Linux;
 /// </summary>
 internal static class UnixReadOnly
 {
-    private static readonly uint EffectiveUser = LibC.GetEUid();
+    private static readonly uint EffectiveUser = UnixLibC.GetEUid();
 
     /// <returns>The answer, or null when it depends on group membership (then FileInfo decides).</returns>
     public static bool? AsDotNetSeesIt(uint mode, uint owner)

@@ -13,12 +13,6 @@ internal static class WindowsLinks
     public static uint SymbolicLinkFlags(int osBuild) =>
         osBuild >= FirstBuildAllowingUnprivilegedSymbolicLinks ? Win32.SymbolicLinkFlagAllowUnprivilegedCreate : 0;
 
-    public static bool TryCreateHardLink(string existingPath, string newPath, out string error) =>
-        TryCreateHardLink(Kernel32Calls.Instance, existingPath, newPath, out error);
-
-    public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
-        TryCreateSymbolicLink(Kernel32Calls.Instance, WindowsOsBuild.Current, existingPath, newPath, out error);
-
     public static bool TryCreateHardLink(IKernel32 kernel, string existingPath, string newPath, out string error) =>
         Succeeded(kernel.CreateHardLink(newPath, existingPath), out error);
 

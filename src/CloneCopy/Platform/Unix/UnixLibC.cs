@@ -1,0 +1,30 @@
+#if NET
+using System.Runtime.InteropServices;
+
+namespace CloneCopy.Platform.Unix;
+
+/// <summary>
+/// The C library calls Linux and macOS share (same names, same numbers on both). Declarations only; the
+/// Linux-only calls are in Linux/LibC, the macOS-only ones in MacOS/DarwinLibC.
+/// </summary>
+internal static partial class UnixLibC
+{
+    private const string Library = "libc";
+
+    public const int LOCK_SH = 1;
+    public const int LOCK_EX = 2;
+    public const int LOCK_NB = 4;
+
+    [LibraryImport(Library, EntryPoint = "geteuid")]
+    public static partial uint GetEUid();
+
+    [LibraryImport(Library, EntryPoint = "flock", SetLastError = true)]
+    public static partial int FLock(int fd, int operation);
+
+    [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Link(string existingPath, string newPath);
+
+    [LibraryImport(Library, EntryPoint = "symlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Symlink(string target, string linkPath);
+}
+#endif
