@@ -21,7 +21,7 @@ internal static class PlatformFactory
     {
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Windows))
         {
-            return new WindowsPlatform(Kernel32Calls.Instance, Diagnostics);
+            return new WindowsPlatform(WindowsSystemCalls.Instance, Diagnostics);
         }
 #if NET
         if (RuntimeInformation.IsOSPlatform(OSPlatform.Linux))

@@ -16,7 +16,7 @@ namespace CloneCopy.Tests.Windows;
 /// Wine's Win32 is not Windows: these prove the declarations, marshalling and decisions against a real
 /// Win32 layer; they cannot show a real block clone.
 /// </summary>
-public sealed class RealKernel32Tests : IDisposable
+public sealed class RealWindowsSystemCallsTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-kernel32").FullName;
 
@@ -25,7 +25,7 @@ public sealed class RealKernel32Tests : IDisposable
     [Fact]
     public void A_path_resolves_to_its_volume_GUID_and_its_long_path_form_to_the_same_volume()
     {
-        var volumes = new WindowsVolumes(Kernel32Calls.Instance);
+        var volumes = new WindowsVolumes(WindowsSystemCalls.Instance);
         string file = Path.Combine(_directory, "a.dll");
 
         string key = volumes.KeyOf(file);
@@ -40,7 +40,7 @@ public sealed class RealKernel32Tests : IDisposable
     [Fact]
     public void A_share_Wine_cannot_resolve_and_a_drive_that_does_not_exist_get_keys_and_their_probes_fail_with_IOException()
     {
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(WindowsSystemCalls.Instance);
 
         foreach (string path in new[] { @"\\server\share\bin\a.dll", @"Q:\bin\a.dll" })
         {
@@ -52,8 +52,8 @@ public sealed class RealKernel32Tests : IDisposable
     [Fact]
     public void Wine_NTFS_cannot_block_clone_so_files_are_copied_and_the_volume_is_asked_once()
     {
-        var kernel = new RecordingKernel32();
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), new EngineDiagnostics());
+        var kernel = new RecordingWindowsSystemCalls();
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), new EngineDiagnostics());
 
         for (int i = 0; i < 3; i++)
         {
@@ -74,7 +74,7 @@ public sealed class RealKernel32Tests : IDisposable
     public void A_destination_on_a_drive_that_does_not_exist_is_another_volume_and_File_Copy_reports_its_own_error()
     {
         var diagnostics = new EngineDiagnostics();
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(Kernel32Calls.Instance), diagnostics);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(WindowsSystemCalls.Instance), diagnostics);
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 100);
         Exception expected = Assert.ThrowsAny<Exception>(() => File.Copy(source, @"Q:\out.dll", overwrite: true));
 
@@ -94,7 +94,7 @@ public sealed class RealKernel32Tests : IDisposable
     [Fact]
     public void The_CopyFile_probe_finds_that_Wines_CopyFile_does_not_clone()
     {
-        var kernel = new RecordingKernel32();
+        var kernel = new RecordingWindowsSystemCalls();
 
         bool clones = new CopyFileCloneProbe(kernel).ClonesOn("wine", _directory);
 

@@ -13,9 +13,9 @@ namespace CloneCopy.Tests.Windows;
 /// integrity FSCTLs (which Wine answers with ERROR_NOT_SUPPORTED). Everything else (volume paths, CreateFile,
 /// FSCTL_SET_SPARSE, end of file, file information, DeleteFile) is Wine's own answer.
 /// </summary>
-internal sealed class RecordingKernel32 : IKernel32
+internal sealed class RecordingWindowsSystemCalls : IWindowsSystemCalls
 {
-    private readonly IKernel32 _real = Kernel32Calls.Instance;
+    private readonly IWindowsSystemCalls _real = WindowsSystemCalls.Instance;
     private readonly Dictionary<SafeFileHandle, IntegrityInformation> _integrity = new(ReferenceEqualityComparer.Instance);
 
     public List<string> Calls { get; } = new();

@@ -19,9 +19,10 @@ public static class FileSystemOps
     {
         if (OperatingSystem.IsWindows())
         {
-            if (!WindowsInterop.CreateHardLink(path, existing, IntPtr.Zero))
+            int error = WindowsSystemCalls.Instance.CreateHardLink(path, existing);
+            if (error != 0)
             {
-                throw new Win32Exception(Marshal.GetLastWin32Error(), $"CreateHardLink {path} -> {existing}");
+                throw new Win32Exception(error, $"CreateHardLink {path} -> {existing}");
             }
 
             return;
@@ -38,7 +39,7 @@ public static class FileSystemOps
     {
         if (OperatingSystem.IsWindows())
         {
-            uint links = new WindowsFileIdentity(Kernel32Calls.Instance).LinkCount(path);
+            uint links = new WindowsFileIdentity(WindowsSystemCalls.Instance).LinkCount(path);
             return links != 0 ? links : throw new IOException($"no file information for {path}");
         }
 

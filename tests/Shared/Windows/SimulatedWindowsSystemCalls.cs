@@ -19,7 +19,7 @@ namespace CloneCopy.Tests.Windows;
 /// This is a model, not Windows: it proves the engine's steps and decisions.
 /// Every call is recorded in <see cref="Calls"/>; <see cref="Fault"/> can make any call fail.
 /// </summary>
-internal sealed class SimulatedKernel32 : IKernel32
+internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 {
     private const long FourGiB = 4L << 30;
     private readonly List<SimulatedVolume> _volumes = new();

@@ -17,7 +17,7 @@ namespace CloneCopy.Tests.Windows;
 public sealed class WindowsFileIdentityTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-winid").FullName;
-    private readonly SimulatedKernel32 _kernel = new();
+    private readonly SimulatedWindowsSystemCalls _kernel = new();
     private readonly WindowsPlatform _platform;
 
     public WindowsFileIdentityTests()

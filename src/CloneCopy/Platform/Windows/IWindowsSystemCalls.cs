@@ -3,12 +3,14 @@ using Microsoft.Win32.SafeHandles;
 namespace CloneCopy.Platform.Windows;
 
 /// <summary>
-/// Every kernel32 call the Windows engine makes, one method each, so that tests can script the kernel's
-/// answers while the logic that uses them runs for real. <see cref="Kernel32Calls"/> is the only real
-/// implementation (P/Invoke). Each method returns 0 on success or the Win32 error code (GetLastError):
-/// turning codes into exceptions, retries and verdicts is the callers' job.
+/// Every kernel32 and ntdll call CloneCopy makes on Windows, one method each: the one seam between CloneCopy's
+/// Windows logic and the system. <see cref="WindowsSystemCalls"/> is the only real implementation (P/Invoke,
+/// its declarations private to it); tests run the same logic over a simulator written from Microsoft's
+/// documents (tests/Shared/Windows/SimulatedWindowsSystemCalls.cs). Adding a call touches those three.
+/// Each method returns 0 on success or the Win32 error code (GetLastError; an NTSTATUS turned into one):
+/// turning codes into attempts, retries and verdicts is the callers' job.
 /// </summary>
-internal interface IKernel32
+internal interface IWindowsSystemCalls
 {
     /// <summary>GetVolumePathNameW: the mount point (drive root, mounted folder, share) that holds the path.</summary>
     int GetVolumePathName(string path, out string volumePath);

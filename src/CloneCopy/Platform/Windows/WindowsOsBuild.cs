@@ -1,5 +1,4 @@
 using System;
-using System.Runtime.InteropServices;
 
 namespace CloneCopy.Platform.Windows;
 
@@ -20,8 +19,7 @@ internal static class WindowsOsBuild
     {
         try
         {
-            var info = new WindowsInterop.OsVersionInfo { OsVersionInfoSize = Marshal.SizeOf<WindowsInterop.OsVersionInfo>() };
-            return WindowsInterop.RtlGetVersion(ref info) == 0 ? info.BuildNumber : Environment.OSVersion.Version.Build;
+            return WindowsSystemCalls.RunningBuild() ?? Environment.OSVersion.Version.Build;
         }
         catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
         {

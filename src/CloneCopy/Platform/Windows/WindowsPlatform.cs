@@ -9,20 +9,20 @@ namespace CloneCopy.Platform.Windows;
 /// Windows: one attribute query per path, the file's identity read only when a rule needs it
 /// (<see cref="WindowsFileIdentity"/>), links through kernel32 (so a failure is worded as MSBuild words it),
 /// and block clones on ReFS and Dev Drive, else CopyFile. Every system call goes through one
-/// <see cref="IKernel32"/>, which tests replace with a simulator.
+/// <see cref="IWindowsSystemCalls"/>, which tests replace with a simulator.
 /// </summary>
 internal sealed class WindowsPlatform : IPlatform
 {
-    private readonly IKernel32 _kernel;
+    private readonly IWindowsSystemCalls _kernel;
     private readonly WindowsFileIdentity _identity;
 
-    public WindowsPlatform(IKernel32 kernel, EngineDiagnostics diagnostics)
+    public WindowsPlatform(IWindowsSystemCalls kernel, EngineDiagnostics diagnostics)
     {
         _kernel = kernel;
         _identity = new WindowsFileIdentity(kernel);
 
         // The cloner is created lazily, inside the transfer: a failure becomes one message and plain copies.
-        Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), diagnostics, FileItLeadsTo);
+        Transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), diagnostics, FileItLeadsTo);
     }
 
     public bool FollowsWindowsRules => true;

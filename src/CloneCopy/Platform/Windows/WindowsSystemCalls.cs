@@ -5,29 +5,36 @@ using Microsoft.Win32.SafeHandles;
 namespace CloneCopy.Platform.Windows;
 
 /// <summary>
-/// The real <see cref="IKernel32"/>: each method is one P/Invoke (two where a buffer must grow), its
+/// The real <see cref="IWindowsSystemCalls"/>: each method is one P/Invoke (two where a buffer must grow), its
 /// result turned into "0 or the Win32 error". No decisions are made here.
 /// </summary>
-internal sealed class Kernel32Calls : IKernel32
+internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
 {
-    public static Kernel32Calls Instance { get; } = new();
+    public static WindowsSystemCalls Instance { get; } = new();
 
-    private Kernel32Calls()
+    private WindowsSystemCalls()
     {
+    }
+
+    /// <summary>RtlGetVersion's build number (the caller falls back to .NET's answer when it fails).</summary>
+    public static int? RunningBuild()
+    {
+        var info = new Native.OsVersionInfo { OsVersionInfoSize = Marshal.SizeOf<Native.OsVersionInfo>() };
+        return Native.RtlGetVersion(ref info) == 0 ? info.BuildNumber : null;
     }
 
     public int GetVolumePathName(string path, out string volumePath)
     {
         // The answer is never longer than the question (plus a trailing separator).
         var buffer = new char[Math.Max(path.Length + 2, 262)];
-        volumePath = WindowsInterop.GetVolumePathName(path, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        volumePath = Native.GetVolumePathName(path, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
         return volumePath.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidName);
     }
 
     public int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName)
     {
         var buffer = new char[64]; // "\\?\Volume{GUID}\" is 49 characters
-        volumeName = WindowsInterop.GetVolumeNameForVolumeMountPoint(volumeMountPoint, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        volumeName = Native.GetVolumeNameForVolumeMountPoint(volumeMountPoint, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
         return volumeName.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidParameter);
     }
 
@@ -36,7 +43,7 @@ internal sealed class Kernel32Calls : IKernel32
         for (int size = 1024; size <= 65536; size *= 4)
         {
             var buffer = new char[size];
-            if (WindowsInterop.QueryDosDevice(deviceName, buffer, (uint)buffer.Length) != 0)
+            if (Native.QueryDosDevice(deviceName, buffer, (uint)buffer.Length) != 0)
             {
                 target = Terminated(buffer); // the first of the list: the current mapping
                 return 0;
@@ -57,7 +64,7 @@ internal sealed class Kernel32Calls : IKernel32
     public int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName)
     {
         var name = new char[64];
-        if (WindowsInterop.GetVolumeInformation(rootPath, null, 0, out serialNumber, out _, out fileSystemFlags, name, (uint)name.Length))
+        if (Native.GetVolumeInformation(rootPath, null, 0, out serialNumber, out _, out fileSystemFlags, name, (uint)name.Length))
         {
             fileSystemName = Terminated(name);
             return 0;
@@ -68,11 +75,11 @@ internal sealed class Kernel32Calls : IKernel32
     }
 
     public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
-        WindowsInterop.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        Native.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
     {
-        handle = WindowsInterop.CreateFile(path, desiredAccess, shareMode, IntPtr.Zero, creationDisposition, flagsAndAttributes, IntPtr.Zero);
+        handle = Native.CreateFile(path, desiredAccess, shareMode, IntPtr.Zero, creationDisposition, flagsAndAttributes, IntPtr.Zero);
         if (!handle.IsInvalid)
         {
             return 0;
@@ -85,7 +92,7 @@ internal sealed class Kernel32Calls : IKernel32
 
     public int GetFileInformation(SafeFileHandle file, out Win32FileInformation information)
     {
-        if (!WindowsInterop.GetFileInformationByHandle(file, out WindowsInterop.ByHandleFileInformation raw))
+        if (!Native.GetFileInformationByHandle(file, out Native.ByHandleFileInformation raw))
         {
             information = default;
             return LastErrorOr(Win32.ErrorGenFailure);
@@ -102,7 +109,7 @@ internal sealed class Kernel32Calls : IKernel32
 
     public int GetFileId(SafeFileHandle file, out Win32FileId id)
     {
-        if (!WindowsInterop.GetFileInformationByHandleEx(file, WindowsInterop.FileIdInfoClass, out WindowsInterop.FileIdInfo raw, (uint)Marshal.SizeOf<WindowsInterop.FileIdInfo>()))
+        if (!Native.GetFileInformationByHandleEx(file, Native.FileIdInfoClass, out Native.FileIdInfo raw, (uint)Marshal.SizeOf<Native.FileIdInfo>()))
         {
             id = default;
             return LastErrorOr(Win32.ErrorGenFailure);
@@ -118,7 +125,7 @@ internal sealed class Kernel32Calls : IKernel32
         for (int size = 4096; size <= 1 << 20; size *= 4)
         {
             var buffer = new byte[size];
-            if (!WindowsInterop.GetFileStreamInformation(file, WindowsInterop.FileStreamInfoClass, buffer, (uint)buffer.Length))
+            if (!Native.GetFileStreamInformation(file, Native.FileStreamInfoClass, buffer, (uint)buffer.Length))
             {
                 int error = LastErrorOr(Win32.ErrorGenFailure);
                 if (error == Win32.ErrorMoreData || error == Win32.ErrorInsufficientBuffer)
@@ -155,8 +162,8 @@ internal sealed class Kernel32Calls : IKernel32
 
     public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
     {
-        int status = WindowsInterop.NtQueryInformationFile(file, out _, out size, sizeof(uint), WindowsInterop.FileEaInformationClass);
-        return status == 0 ? 0 : WindowsInterop.RtlNtStatusToDosError(status);
+        int status = Native.NtQueryInformationFile(file, out _, out size, sizeof(uint), Native.FileEaInformationClass);
+        return status == 0 ? 0 : Native.RtlNtStatusToDosError(status);
     }
 
     public int GetFinalPathName(SafeFileHandle file, out string path)
@@ -164,7 +171,7 @@ internal sealed class Kernel32Calls : IKernel32
         var buffer = new char[512];
         for (int attempt = 0; attempt < 3; attempt++)
         {
-            uint length = WindowsInterop.GetFinalPathNameByHandle(file, buffer, (uint)buffer.Length, WindowsInterop.FileNameNormalized);
+            uint length = Native.GetFinalPathNameByHandle(file, buffer, (uint)buffer.Length, Native.FileNameNormalized);
             if (length == 0)
             {
                 break;
@@ -186,12 +193,12 @@ internal sealed class Kernel32Calls : IKernel32
     public int SetSparse(SafeFileHandle file, bool sparse)
     {
         byte setSparse = sparse ? (byte)1 : (byte)0; // FILE_SET_SPARSE_BUFFER: one BOOLEAN
-        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        return Native.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
     {
-        if (!WindowsInterop.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out WindowsInterop.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<WindowsInterop.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
+        if (!Native.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out Native.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<Native.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
         {
             information = default;
             return LastErrorOr(Win32.ErrorGenFailure);
@@ -203,12 +210,12 @@ internal sealed class Kernel32Calls : IKernel32
 
     public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
     {
-        var raw = new WindowsInterop.SetIntegrityInformationBuffer { ChecksumAlgorithm = information.ChecksumAlgorithm, Flags = information.Flags };
-        return WindowsInterop.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<WindowsInterop.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        var raw = new Native.SetIntegrityInformationBuffer { ChecksumAlgorithm = information.ChecksumAlgorithm, Flags = information.Flags };
+        return Native.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<Native.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public int SetEndOfFile(SafeFileHandle file, long length) =>
-        WindowsInterop.SetFileInformationByHandle(file, WindowsInterop.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        Native.SetFileInformationByHandle(file, Native.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
@@ -216,14 +223,14 @@ internal sealed class Kernel32Calls : IKernel32
         try
         {
             source.DangerousAddRef(ref added); // the raw handle goes inside a structure: keep it open meanwhile
-            var data = new WindowsInterop.DuplicateExtentsData
+            var data = new Native.DuplicateExtentsData
             {
                 FileHandle = source.DangerousGetHandle(),
                 SourceFileOffset = sourceOffset,
                 TargetFileOffset = destinationOffset,
                 ByteCount = byteCount,
             };
-            return WindowsInterop.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<WindowsInterop.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+            return Native.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<Native.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
         }
         finally
         {
@@ -237,13 +244,13 @@ internal sealed class Kernel32Calls : IKernel32
     public int SetDeleteOnClose(SafeFileHandle file, bool delete)
     {
         byte deleteFile = delete ? (byte)1 : (byte)0;
-        return WindowsInterop.SetFileDisposition(file, WindowsInterop.FileDispositionInfoClass, ref deleteFile, 1) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        return Native.SetFileDisposition(file, Native.FileDispositionInfoClass, ref deleteFile, 1) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
     public void CloseHandle(SafeFileHandle file) => file.Dispose();
 
     public int CopyFile(string source, string destination) =>
-        WindowsInterop.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        Native.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
     {
@@ -251,7 +258,7 @@ internal sealed class Kernel32Calls : IKernel32
         // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
         var buffer = new byte[16 + (4 * 16)];
         long startingVcn = 0;
-        bool done = WindowsInterop.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
         int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
         if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
         {
@@ -263,13 +270,13 @@ internal sealed class Kernel32Calls : IKernel32
         return error == 0 ? Win32.ErrorHandleEof : error;
     }
 
-    public int DeleteFile(string path) => WindowsInterop.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    public int DeleteFile(string path) => Native.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>
-        WindowsInterop.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        Native.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateHardLink(string linkPath, string existingPath) =>
-        WindowsInterop.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        Native.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     /// <summary>
     /// A failed call that left no error code still failed: never report it as success. Nor as

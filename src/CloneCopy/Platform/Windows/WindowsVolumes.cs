@@ -26,13 +26,13 @@ internal sealed class WindowsVolumes
     private const string LongPathPrefix = @"\\?\";
     private const string DosDevicePrefix = @"\??\";
 
-    private readonly IKernel32 _kernel;
+    private readonly IWindowsSystemCalls _kernel;
     private readonly ConcurrentDictionary<string, string> _keyByDirectory = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
 
-    public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
+    public WindowsVolumes(IWindowsSystemCalls kernel) => _kernel = kernel;
 
     /// <summary>Forgets every answer: a new build on a reused node asks the system again.</summary>
     public void Forget()
