@@ -144,7 +144,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
             return;
         }
 
-        string line = "CloneCopy: " + statistics.Describe();
+        string line = CloneCopyText.Format(CloneCopyText.SummaryLine, string.Empty, statistics.Describe(), string.Empty);
         BuildStatistics.ProjectBuild? build = ProjectBuild(line);
         if (build is null)
         {
@@ -152,13 +152,13 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
         else if (!build.TryAdd(statistics))
         {
-            TaskLog.Message(Log, MessageImportance.High, $"CloneCopy (after Build): {statistics.Describe()} [{build.ProjectName}]");
+            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterBuild, statistics.Describe(), build.ProjectName));
         }
     }
 
     /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
     private bool ClonesInsteadOfLinksInThisProject() =>
-        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild("CloneCopy: links requested")?.ClonesInsteadOfLinks == true;
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild(CloneCopyText.IdentifyingLinks)?.ClonesInsteadOfLinks == true;
 
     /// <summary>The statistics and settings of the project build this call runs in; null where the host cannot say.</summary>
     private BuildStatistics.ProjectBuild? ProjectBuild(string message)
@@ -166,7 +166,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         if (!_projectBuildAsked)
         {
             _projectBuildAsked = true;
-            _projectBuild = ProjectContext.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+            _projectBuild = ProjectBuildIdentity.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
         }
 
         return _projectBuild;

@@ -35,14 +35,14 @@ internal static class DiagnosticsLogger
         {
             case EngineDiagnosticKind.CloningUnavailable:
                 Message(log, CloneCopyCodes.CloningUnavailable,
-                    $"CloneCopy: cloning is unavailable in this build process, so files are copied as MSBuild's Copy would: {diagnostic.Detail}");
+                    CloneCopyText.Format(CloneCopyText.CloningUnavailable, diagnostic.Detail));
                 break;
             case EngineDiagnosticKind.VolumeProbeFailed:
                 Message(log, CloneCopyCodes.VolumeProbeFailed,
-                    $"CloneCopy: could not find out whether {diagnostic.Subject} can clone, so files there are copied: {diagnostic.Detail}");
+                    CloneCopyText.Format(CloneCopyText.VolumeProbeFailed, diagnostic.Subject, diagnostic.Detail));
                 break;
             case EngineDiagnosticKind.LinkLimitReached:
-                string text = $"CloneCopy: a block of a file on {diagnostic.Subject} has reached the filesystem's limit of 8175 references per block (ReFS / Dev Drive), so a full copy was made, and later copies of that file are cloned from the fresh copy. If this recurs, clean orphaned references with 'refsutil leak {diagnostic.Subject.TrimEnd('\\')} /s <scratch folder>' in an elevated console. {diagnostic.Detail}";
+                string text = CloneCopyText.Format(CloneCopyText.LinkLimitReached, diagnostic.Subject, diagnostic.Subject.TrimEnd('\\'), diagnostic.Detail);
                 // A warning, unless this build turns warnings into errors: a full copy is no reason to fail a build.
                 if (engine is IBuildEngine8 engine8 && engine8.ShouldTreatWarningAsError(CloneCopyCodes.LinkLimitReached))
                 {

@@ -7,23 +7,23 @@ internal static class OutcomeText
 {
     public static string Describe(TransferResult transfer, string destination) => transfer.Method switch
     {
-        TransferMethod.Cloned => $"CloneCopy: cloned \"{destination}\" ({transfer.Bytes} bytes not written).",
-        TransferMethod.KernelCopied => $"CloneCopy: copied \"{destination}\" in the kernel ({transfer.Bytes} bytes): {Reason(transfer.Reason)}.",
-        _ => $"CloneCopy: copied \"{destination}\" ({transfer.Bytes} bytes): {Reason(transfer.Reason)}.",
+        TransferMethod.Cloned => CloneCopyText.Format(CloneCopyText.OutcomeCloned, destination, transfer.Bytes),
+        TransferMethod.KernelCopied => CloneCopyText.Format(CloneCopyText.OutcomeKernelCopied, destination, transfer.Bytes, Reason(transfer.Reason)),
+        _ => CloneCopyText.Format(CloneCopyText.OutcomeCopied, destination, transfer.Bytes, Reason(transfer.Reason)),
     };
 
     public static string Reason(NotClonedReason reason) => reason switch
     {
-        NotClonedReason.EmptyFile => "empty file",
-        NotClonedReason.FilesystemCannotClone => "the filesystem cannot clone",
-        NotClonedReason.DifferentVolumes => "different volumes",
-        NotClonedReason.RefusedForThisFile => "clone refused for this file",
-        NotClonedReason.NoClonePathOnPlatform => "no clone path on this platform yet",
-        NotClonedReason.LinkLimit => "link limit",
-        NotClonedReason.CloningDisabled => "cloning disabled",
-        NotClonedReason.DestinationKept => "the existing destination was kept and written in place",
-        NotClonedReason.CopyFileClonesHere => "Windows' CopyFile clones here itself",
-        NotClonedReason.CarriesMoreThanData => "named streams or extended attributes, which CopyFile copies and a clone would drop",
-        _ => "cloned",
+        NotClonedReason.EmptyFile => CloneCopyText.ReasonEmptyFile,
+        NotClonedReason.FilesystemCannotClone => CloneCopyText.ReasonFilesystemCannotClone,
+        NotClonedReason.DifferentVolumes => CloneCopyText.ReasonDifferentVolumes,
+        NotClonedReason.RefusedForThisFile => CloneCopyText.ReasonRefusedForThisFile,
+        NotClonedReason.NoClonePathOnPlatform => CloneCopyText.ReasonNoClonePathOnPlatform,
+        NotClonedReason.LinkLimit => CloneCopyText.ReasonLinkLimit,
+        NotClonedReason.CloningDisabled => CloneCopyText.ReasonCloningDisabled,
+        NotClonedReason.DestinationKept => CloneCopyText.ReasonDestinationKept,
+        NotClonedReason.CopyFileClonesHere => CloneCopyText.ReasonCopyFileClonesHere,
+        NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
+        _ => CloneCopyText.ReasonNone,
     };
 }

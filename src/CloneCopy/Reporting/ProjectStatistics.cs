@@ -66,7 +66,7 @@ internal sealed class ProjectStatistics
                         _notClonedExamples ??= new List<string>();
                         if (_notClonedExamples.Count < MaxExamples)
                         {
-                            _notClonedExamples.Add($"{pair.DestinationFullPath ?? pair.DestinationSpec} ({OutcomeText.Reason(outcome.Transfer.Reason)})");
+                            _notClonedExamples.Add(CloneCopyText.Format(CloneCopyText.NotClonedExample, pair.DestinationFullPath ?? pair.DestinationSpec, OutcomeText.Reason(outcome.Transfer.Reason)));
                         }
                     }
 
@@ -167,8 +167,8 @@ internal sealed class ProjectStatistics
     {
         lock (_lock)
         {
-            string inPlaceOfLinks = ClonedInsteadOfLinks > 0 ? $"; {ClonedInsteadOfLinks} in place of links" : string.Empty;
-            var parts = new List<string> { $"{Cloned} {(Cloned == 1 ? "file" : "files")} cloned ({SizeText.Format(BytesNotWritten)} not written{inPlaceOfLinks})" };
+            string inPlaceOfLinks = ClonedInsteadOfLinks > 0 ? CloneCopyText.Format(CloneCopyText.StatisticsInPlaceOfLinks, ClonedInsteadOfLinks) : string.Empty;
+            var parts = new List<string> { CloneCopyText.Format(Cloned == 1 ? CloneCopyText.StatisticsClonedOne : CloneCopyText.StatisticsClonedMany, Cloned, SizeText.Format(BytesNotWritten), inPlaceOfLinks) };
             if (Copied > 0)
             {
                 var reasons = new List<string>();
@@ -176,28 +176,28 @@ internal sealed class ProjectStatistics
                 {
                     if (_copiedBecause[i] > 0)
                     {
-                        reasons.Add($"{OutcomeText.Reason((NotClonedReason)i)}: {_copiedBecause[i]}");
+                        reasons.Add(CloneCopyText.Format(CloneCopyText.StatisticsReasonCount, OutcomeText.Reason((NotClonedReason)i), _copiedBecause[i]));
                     }
                 }
 
                 reasons.Sort(System.StringComparer.Ordinal);
 
-                parts.Add($"{Copied} copied ({string.Join(", ", reasons)})");
+                parts.Add(CloneCopyText.Format(CloneCopyText.StatisticsCopied, Copied, string.Join(", ", reasons)));
             }
 
             if (Linked > 0)
             {
-                parts.Add($"{Linked} linked");
+                parts.Add(CloneCopyText.Format(CloneCopyText.StatisticsLinked, Linked));
             }
 
             if (UpToDate > 0)
             {
-                parts.Add($"{UpToDate} up to date");
+                parts.Add(CloneCopyText.Format(CloneCopyText.StatisticsUpToDate, UpToDate));
             }
 
             if (Failed > 0)
             {
-                parts.Add($"{Failed} failed");
+                parts.Add(CloneCopyText.Format(CloneCopyText.StatisticsFailed, Failed));
             }
 
             return string.Join(", ", parts);

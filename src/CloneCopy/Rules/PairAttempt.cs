@@ -63,7 +63,7 @@ internal sealed class PairAttempt
         {
             // The same file through a symlinked directory, a bind mount or a link: MSBuild's Copy would
             // delete it and then fail to copy it. There is nothing to copy.
-            TaskLog.Message(_log, MessageImportance.Low, $"CloneCopy: \"{destinationFull}\" is \"{sourceFull}\" by another path; nothing to copy.");
+            TaskLog.Message(_log, MessageImportance.Low, CloneCopyText.Format(CloneCopyText.SameFileByAnotherPath, destinationFull, sourceFull));
             return new PairOutcome(PairResult.SamePath);
         }
 
@@ -128,7 +128,7 @@ internal sealed class PairAttempt
         }
 
         _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
-        TaskLog.Message(_log, MessageImportance.Low, $"CloneCopy: cloned \"{destinationFull}\" in place of a {(_options.UseHardLinks ? "hard" : "symbolic")} link ({clone.Bytes} bytes not written).");
+        TaskLog.Message(_log, MessageImportance.Low, CloneCopyText.Format(_options.UseHardLinks ? CloneCopyText.ClonedInPlaceOfHardLink : CloneCopyText.ClonedInPlaceOfSymbolicLink, destinationFull, clone.Bytes));
         return true;
     }
 
