@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 
 namespace CloneCopy;
 
@@ -9,12 +10,27 @@ namespace CloneCopy;
 /// and MSBuildUseSymboliclinksIfPossible count when present at all, even empty; MSBUILDCOPYWITHOUTDELETE
 /// only when it is exactly "1". Read where MSBuild's Copy reads them: those three from the task's environment
 /// (the project's TaskEnvironment under -mt), the other two from the process (MSBuild's process-wide Traits).
+/// <para>
+/// The one route: Copy reads them once per call into this object and every rule asks it. <see cref="Variables"/>
+/// is the one list of their names: the differential lanes take it from the test binary
+/// (<c>CloneCopy.Tests --escape-hatch-lanes</c>), so adding a variable is an edit here plus its scenarios.
+/// </para>
 /// </summary>
 internal sealed class CopyEscapeHatches
 {
+    public const string AlwaysOverwriteReadOnlyFilesVariable = "MSBUILDALWAYSOVERWRITEREADONLYFILES";
+    public const string AlwaysRetryVariable = "MSBUILDALWAYSRETRY";
+    public const string UseSymbolicLinksVariable = "MSBuildUseSymboliclinksIfPossible";
+    public const string CopyWithoutDeleteVariable = "MSBUILDCOPYWITHOUTDELETE";
+    public const string ParallelismVariable = "MSBUILDCOPYTASKPARALLELISM";
+
     private CopyEscapeHatches()
     {
     }
+
+    /// <summary>Every escape hatch of MSBuild's Copy CloneCopy honours, by its environment variable's name.</summary>
+    public static IReadOnlyList<string> Variables { get; } =
+        [CopyWithoutDeleteVariable, AlwaysRetryVariable, AlwaysOverwriteReadOnlyFilesVariable, UseSymbolicLinksVariable, ParallelismVariable];
 
     /// <summary>MSBUILDALWAYSOVERWRITEREADONLYFILES: treat OverwriteReadOnlyFiles as true.</summary>
     public bool AlwaysOverwriteReadOnlyFiles { get; private set; }
@@ -33,12 +49,18 @@ internal sealed class CopyEscapeHatches
 
     public static CopyEscapeHatches FromEnvironment(CopyEnvironment task) => new()
     {
-        AlwaysOverwriteReadOnlyFiles = IsPresent("MSBUILDALWAYSOVERWRITEREADONLYFILES", task),
-        AlwaysRetry = IsPresent("MSBUILDALWAYSRETRY", task),
-        UseSymbolicLinksByDefault = IsPresent("MSBuildUseSymboliclinksIfPossible", task),
-        CopyWithoutDelete = CopyEnvironment.Process.Variable("MSBUILDCOPYWITHOUTDELETE") == "1",
+        AlwaysOverwriteReadOnlyFiles = IsPresent(AlwaysOverwriteReadOnlyFilesVariable, task),
+        AlwaysRetry = IsPresent(AlwaysRetryVariable, task),
+        UseSymbolicLinksByDefault = IsPresent(UseSymbolicLinksVariable, task),
+        CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1",
         Parallelism = ReadParallelism(),
     };
+
+    /// <summary>
+    /// True when one of them changes what MSBuild's Copy logs or does (a thread count of 1 runs every copy on the
+    /// calling thread, in order; other counts change only the speed).
+    /// </summary>
+    public bool AnyChangesBehaviour => AlwaysOverwriteReadOnlyFiles || AlwaysRetry || UseSymbolicLinksByDefault || CopyWithoutDelete || Parallelism == 1;
 
     /// <summary>6 copy threads on machines with more than 4 logical cores, else 4: MSBuild's default.</summary>
     public static int DefaultParallelism => Environment.ProcessorCount > 4 ? 6 : 4;
@@ -48,7 +70,7 @@ internal sealed class CopyEscapeHatches
 
     private static int ReadParallelism()
     {
-        string? value = Environment.GetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM");
+        string? value = CopyEnvironment.Process.Variable(ParallelismVariable);
         return int.TryParse(value, out int parsed) && parsed > 0 ? parsed : DefaultParallelism;
     }
 }

@@ -14,6 +14,9 @@ internal static class MSBuildChangeWaves
     /// <summary>From this wave on, Copy retries "access denied" on Unix as it retries other I/O failures.</summary>
     public static readonly Version Wave18_7 = new(18, 7);
 
+    /// <summary>The variable MSBuild reads change waves from, as the process holds it (MSBuild reads it once per process).</summary>
+    public const string DisableFeaturesFromVersionVariable = "MSBUILDDISABLEFEATURESFROMVERSION";
+
     private static readonly Lazy<Func<Version, bool>?> FromMSBuild = new(FindMSBuildsChangeWaves);
 
     public static bool AreFeaturesEnabled(Version wave)
@@ -30,7 +33,7 @@ internal static class MSBuildChangeWaves
             }
         }
 
-        string? disabledFrom = Environment.GetEnvironmentVariable("MSBUILDDISABLEFEATURESFROMVERSION");
+        string? disabledFrom = CopyEnvironment.Process.Variable(DisableFeaturesFromVersionVariable);
         return string.IsNullOrWhiteSpace(disabledFrom) || !Version.TryParse(disabledFrom, out Version? disabled) || disabled > wave;
     }
 

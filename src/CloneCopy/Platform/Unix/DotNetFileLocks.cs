@@ -50,7 +50,7 @@ internal static class DotNetFileLocks
             return disabled;
         }
 
-        string? variable = Environment.GetEnvironmentVariable("DOTNET_SYSTEM_IO_DISABLEFILELOCKING");
+        string? variable = CopyEnvironment.Process.Variable("DOTNET_SYSTEM_IO_DISABLEFILELOCKING");
         return variable is not null && (variable == "1" || variable.Equals("true", StringComparison.OrdinalIgnoreCase));
     }
 }
