@@ -12,6 +12,7 @@ namespace CloneCopy;
 /// A drop-in for MSBuild's Copy task that clones files on filesystems that can. Same parameters, outputs,
 /// defaults, validation, messages and codes; the bytes go through CloneCopy's transfer engine.
 /// </summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable", Justification = "MSBuild never disposes a task; the CancellationTokenSource, without a timer or a wait handle, holds nothing to release.")]
 public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
 {
     private readonly CancellationTokenSource _cancellation = new();

@@ -75,7 +75,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         NotClonedReason reason;
         try
         {
-            reason = TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: false);
+            reason = TryClone(source, sourcePath, destinationPath, inPlaceOfLink: false, cancellationToken);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -107,7 +107,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         try
         {
             FileInfo source = _fileItLeadsTo(sourcePath);
-            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: true) != NotClonedReason.None)
+            if (!source.Exists || TryClone(source, sourcePath, destinationPath, inPlaceOfLink: true, cancellationToken) != NotClonedReason.None)
             {
                 return false;
             }
@@ -127,7 +127,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
     /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
     /// </param>
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken, bool inPlaceOfLink)
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)

@@ -24,9 +24,6 @@ internal static class CopyResources
 
     public static ResourceManager Manager => Resources.Value;
 
-    /// <summary>True when the texts are MSBuild's own; false when CloneCopy's English copy is used.</summary>
-    public static bool FromMSBuild => Manager.BaseName == MSBuildTasksResources;
-
     private static ResourceManager Find()
     {
         try

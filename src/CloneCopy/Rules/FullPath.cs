@@ -9,6 +9,7 @@ namespace CloneCopy;
 /// </summary>
 internal static class FullPath
 {
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Usage", "CA2208:Instantiate argument exceptions correctly", Justification = "MSB3021 must end \"(Parameter 'path')\" as MSBuild's Copy's does: the name is Path.GetFullPath's parameter, not this method's.")]
     public static void ThrowIfEmpty(string spec)
     {
         if (spec.Length == 0)

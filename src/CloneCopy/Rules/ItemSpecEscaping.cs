@@ -1,3 +1,7 @@
+#if NET
+using System;
+using System.Buffers;
+#endif
 using System.Text;
 
 namespace CloneCopy;
@@ -10,10 +14,19 @@ namespace CloneCopy;
 internal static class ItemSpecEscaping
 {
     private const string SpecialCharacters = "%*?@$();'";
+#if NET
+    private static readonly SearchValues<char> Special = SearchValues.Create(SpecialCharacters);
+
+    private static bool ContainsSpecialCharacter(string text) => text.AsSpan().IndexOfAny(Special) >= 0;
+#else
+    private static readonly char[] Special = SpecialCharacters.ToCharArray();
+
+    private static bool ContainsSpecialCharacter(string text) => text.IndexOfAny(Special) >= 0;
+#endif
 
     public static string Escape(string unescaped)
     {
-        if (unescaped.IndexOfAny(SpecialCharacters.ToCharArray()) < 0)
+        if (!ContainsSpecialCharacter(unescaped))
         {
             return unescaped;
         }
@@ -21,9 +34,9 @@ internal static class ItemSpecEscaping
         var builder = new StringBuilder(unescaped.Length + 8);
         foreach (char c in unescaped)
         {
-            if (SpecialCharacters.IndexOf(c) >= 0)
+            if (SpecialCharacters.Contains(c))
             {
-                builder.Append('%').Append(((int)c).ToString("x2"));
+                builder.Append('%').Append(((int)c).ToString("x2", System.Globalization.CultureInfo.InvariantCulture));
             }
             else
             {

@@ -33,7 +33,7 @@ internal sealed class SourceFolderPath
     public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment)
     {
         string joined = environment.AbsolutePathOf(itemSpec);
-        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.IndexOf(MSBuildPlatformRules.IsWindows ? '/' : '\\') >= 0;
+        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.Contains(MSBuildPlatformRules.IsWindows ? '/' : '\\');
         return new SourceFolderPath(normalize ? FixSeparators(Path.GetFullPath(joined)) : joined);
     }
 

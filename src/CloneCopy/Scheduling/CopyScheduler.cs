@@ -95,7 +95,7 @@ internal static class CopyScheduler
 
         RunGroups(mayStartHelpers: true);
         helpersDone.Signal();
-        helpersDone.Wait();
+        helpersDone.Wait(CancellationToken.None); // every helper finishes its group, cancelled or not, before the outcomes are read
         if (unexpected is not null)
         {
             throw new AggregateException(unexpected);

@@ -9,6 +9,7 @@ namespace CloneCopy;
 /// shares its own: the work of concurrent tasks (parallel project builds in one node) queues here
 /// instead of multiplying threads, and blocking file I/O stays off the thread pool MSBuild relies on.
 /// </summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable", Justification = "One pool per process, for the process's lifetime: its queue is never released, as MSBuild's own copy threads are not.")]
 internal sealed class CopyWorkerPool
 {
     private static readonly Lazy<CopyWorkerPool> SharedPool = new(() => new CopyWorkerPool(CopyEscapeHatches.DefaultParallelism));
@@ -16,7 +17,6 @@ internal sealed class CopyWorkerPool
 
     private CopyWorkerPool(int threads)
     {
-        ThreadCount = threads;
         for (int i = 0; i < threads; i++)
         {
             var thread = new Thread(Work) { IsBackground = true, Name = $"CloneCopy worker {i + 1}" };
@@ -25,8 +25,6 @@ internal sealed class CopyWorkerPool
     }
 
     public static CopyWorkerPool Shared => SharedPool.Value;
-
-    public int ThreadCount { get; }
 
     public void Post(Action work) => _work.Add(work);
 

@@ -15,7 +15,7 @@ namespace CloneCopy.Tests.Windows;
 /// </summary>
 internal sealed class RecordingWindowsSystemCalls : IWindowsSystemCalls
 {
-    private readonly IWindowsSystemCalls _real = WindowsSystemCalls.Instance;
+    private readonly WindowsSystemCalls _real = WindowsSystemCalls.Instance;
     private readonly Dictionary<SafeFileHandle, IntegrityInformation> _integrity = new(ReferenceEqualityComparer.Instance);
 
     public List<string> Calls { get; } = new();

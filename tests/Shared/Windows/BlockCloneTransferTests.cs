@@ -227,7 +227,7 @@ public sealed class BlockCloneTransferTests : IDisposable
             TransferResult result = NewTransfer().Transfer(source, Path("huge.copy"), CancellationToken.None);
 
             Assert.Equal(TransferMethod.Cloned, result.Method);
-            var ranges = _kernel.CallsTo("DuplicateExtents").Select(c => c.Split(' ')).Select(p => (Offset: long.Parse(p[^3]), Count: long.Parse(p[^1]))).ToList();
+            var ranges = _kernel.CallsTo("DuplicateExtents").Select(c => c.Split(' ')).Select(p => (Offset: long.Parse(p[^3], System.Globalization.CultureInfo.InvariantCulture), Count: long.Parse(p[^1], System.Globalization.CultureInfo.InvariantCulture))).ToList();
             Assert.All(ranges, r => Assert.True(r.Count < 4L << 30 && r.Count % 4096 == 0, $"{r}"));
             Assert.Equal(ranges.Select(r => r.Offset), ranges.Select((r, i) => ranges.Take(i).Sum(x => x.Count)));
             Assert.Equal((Length + 4095) / 4096 * 4096, ranges.Sum(r => r.Count));

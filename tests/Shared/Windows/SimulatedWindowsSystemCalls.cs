@@ -188,7 +188,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 return Win32.ErrorAccessDenied;
             }
 
-            handle = new SafeFileHandle((IntPtr)System.Threading.Interlocked.Increment(ref _directoryHandles), ownsHandle: false);
+            handle = new SafeFileHandle(checked((IntPtr)System.Threading.Interlocked.Increment(ref _directoryHandles)), ownsHandle: false);
             _openPaths[handle] = Path.GetFullPath(path);
             return 0;
         }

@@ -48,9 +48,6 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         }
     }
 
-    /// <summary>The verdicts learnt so far; tests and diagnostics read it.</summary>
-    public CloneCapabilityCache<VolumePair> Capabilities => _cache;
-
     /// <summary>True when libc answers: a musl or an exotic runtime falls back to File.Copy instead.</summary>
     public static bool IsUsable()
     {

@@ -47,7 +47,7 @@ internal static class WindowsLinks
     {
         if (path.StartsWith(@"\\?\UNC\", System.StringComparison.OrdinalIgnoreCase))
         {
-            return @"\\" + path.Substring(8);
+            return path.Remove(2, 6); // "\\?\UNC\" becomes "\\"
         }
 
         return path.StartsWith(@"\\?\", System.StringComparison.Ordinal) && path.Length > 6 && path[5] == ':' ? path.Substring(4) : path;

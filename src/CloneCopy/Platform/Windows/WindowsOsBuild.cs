@@ -15,6 +15,7 @@ internal static class WindowsOsBuild
     /// <summary>The running build, or 0 when it cannot be read.</summary>
     public static int Current => Build.Value;
 
+#pragma warning disable RS0030 // .NET's answer, only where RtlGetVersion cannot be called (on Windows, inside the Windows folder)
     private static int Read()
     {
         try
@@ -26,4 +27,5 @@ internal static class WindowsOsBuild
             return Environment.OSVersion.Version.Build;
         }
     }
+#pragma warning restore RS0030
 }
