@@ -10,14 +10,15 @@ namespace CloneCopy.Benchmarks;
 /// <summary>
 /// One Copy call over a bin/-shaped set of files (mostly small assemblies, some large), through MSBuild's
 /// built-in Copy task and through CloneCopy's, same files, same filesystem, interleaved; plus a plain
-/// File.Copy loop for reference. Reports time and managed memory allocated per call.
+/// File.Copy loop and the floor (<see cref="MinimalCloneLoop"/>: the system calls a clone needs and nothing else)
+/// for reference. Reports time, each task's distance from the floor, and managed memory allocated per call.
 /// </summary>
 public static class PerTaskBenchmark
 {
     public static void Run(IReadOnlyDictionary<string, string> filesystems, int fileCount, int rounds, TextWriter output)
     {
-        output.WriteLine("| filesystem | files | MiB | MSBuild Copy | CloneCopy | CloneCopy ÷ MSBuild | File.Copy loop | allocated: MSBuild / CloneCopy |");
-        output.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|");
+        output.WriteLine("| filesystem | files | MiB | MSBuild Copy | CloneCopy | CloneCopy ÷ MSBuild | File.Copy loop | floor (minimal clone loop) | MSBuild ÷ floor | CloneCopy ÷ floor | allocated: MSBuild / CloneCopy |");
+        output.WriteLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (var (name, root) in filesystems)
         {
             string sourceDirectory = Path.Combine(root, "pertask-src");
@@ -31,12 +32,13 @@ public static class PerTaskBenchmark
                 ("msbuild", _ => Prime(), r => Measure(allocated["msbuild"], () => RunTask(new Microsoft.Build.Tasks.Copy(), sources, Destination("msbuild", r))), r => Directory.Delete(Destination("msbuild", r), true)),
                 ("clonecopy", _ => Prime(), r => Measure(allocated["clonecopy"], () => RunTask(new CloneCopy.Copy(), sources, Destination("clonecopy", r))), r => Directory.Delete(Destination("clonecopy", r), true)),
                 ("file.copy", _ => Prime(), r => FileCopyLoop(sources, Destination("filecopy", r)), r => Directory.Delete(Destination("filecopy", r), true)),
+                ("floor", _ => Prime(), r => MinimalCloneLoop.Run(sources, Destination("floor", r)), r => Directory.Delete(Destination("floor", r), true)),
             ]);
 
-            Stats msbuild = results["msbuild"], clonecopy = results["clonecopy"], fileCopy = results["file.copy"];
+            Stats msbuild = results["msbuild"], clonecopy = results["clonecopy"], fileCopy = results["file.copy"], floor = results["floor"];
             double allocatedMsbuild = Median(allocated["msbuild"]) / 1048576.0;
             double allocatedClonecopy = Median(allocated["clonecopy"]) / 1048576.0;
-            output.WriteLine($"| {name} | {fileCount} | {bytes / 1048576.0:0} | {msbuild} | {clonecopy} | {clonecopy.Median / msbuild.Median:0.00}× | {fileCopy} | {allocatedMsbuild:0.0} MiB / {allocatedClonecopy:0.0} MiB |");
+            output.WriteLine($"| {name} | {fileCount} | {bytes / 1048576.0:0} | {msbuild} | {clonecopy} | {clonecopy.Median / msbuild.Median:0.00}× | {fileCopy} | {floor} | {msbuild.Median / floor.Median:0.00}× | {clonecopy.Median / floor.Median:0.00}× | {allocatedMsbuild:0.0} MiB / {allocatedClonecopy:0.0} MiB |");
             output.Flush();
             Directory.Delete(sourceDirectory, recursive: true);
         }
