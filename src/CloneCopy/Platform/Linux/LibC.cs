@@ -13,8 +13,10 @@ internal static unsafe partial class LibC
 
     // open(2) flags (the generic values, shared by x86-64 and arm64).
     public const int O_RDONLY = 0x0;
+    public const int O_WRONLY = 0x1;
     public const int O_RDWR = 0x2;
     public const int O_CREAT = 0x40;
+    public const int O_TRUNC = 0x200;
     public const int O_CLOEXEC = 0x80000;
 
     public const int AT_FDCWD = -100;
