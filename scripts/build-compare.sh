@@ -26,16 +26,12 @@ export DOTNET_CLI_TELEMETRY_OPTOUT=1
 if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then
   target=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
   shift
-  # The report is printed from where the tool wrote it: its default, or the --output given.
-  output=$(dirname "$target").clonecopy-compare
-  given=()
-  args=("$@")
-  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
-    [[ ${args[i]} == "--" ]] && break
-    [[ ${args[i]} == "--output" || ${args[i]} == "-o" ]] && output=${args[i + 1]} && given=(x)
-  done
-  ((${#given[@]})) || set -- --output "$output" "$@"
-  "${compare[@]}" "$target" "$@" >&2
+  # The report is printed from where the tool wrote it: the --output given, or the folder it chose (beside the
+  # solution's, a new numbered one once that holds a comparison), which its last line names.
+  log=$(mktemp)
+  "${compare[@]}" "$target" "$@" | tee "$log" >&2
+  output=$(sed -n 's/^clonecopy-compare: .* written to //p' "$log" | tail -1)
+  rm -f "$log"
   cat "$output/report.md"
   exit 0
 fi
@@ -50,5 +46,6 @@ step "building the repository generator" "read the errors above" dotnet build te
 dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume as the outputs, as a clone-friendly setup has it
 report=${REPORT:-$repo/artifacts/build-compare/generated}
-"${compare[@]}" "$work/repo/Generated.slnx" --runs "$runs" --output "$report" >&2
+# The report folder is this script's own, remade with the repository: --force replaces its earlier comparison.
+"${compare[@]}" "$work/repo/Generated.slnx" --runs "$runs" --output "$report" --force >&2
 cat "$report/report.md"

@@ -42,7 +42,7 @@ public static class CompareCommand
         Console.Out.WriteLine();
         Console.Out.Write(File.ReadAllText(report));
         Console.Out.WriteLine();
-        Console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"clonecopy-compare: {ReportFile}, {JsonFile}, {ChartFile} (and .png) written to {options.OutputDirectory}"));
+        Console.Out.WriteLine(string.Create(CultureInfo.InvariantCulture, $"clonecopy-compare: {ReportFile}, {JsonFile}, {ChartFile} written to {options.OutputDirectory}"));
         if (CiSummary.Publish(report, Console.Out) is string published)
         {
             Console.Out.WriteLine($"clonecopy-compare: report {published}");

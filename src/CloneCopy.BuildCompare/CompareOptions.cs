@@ -9,10 +9,12 @@ namespace CloneCopy.BuildCompare;
 /// <param name="SdkSource">A CloneCopy .nupkg or an extracted package folder; null: the package bundled with the tool.</param>
 /// <param name="BuildArguments">The user's own arguments, passed to restore and to every build unchanged.</param>
 /// <param name="Interactive">A terminal: live progress. Otherwise (CI, redirected output) one plain line per build.</param>
+/// <param name="Force">Replace an earlier comparison in <paramref name="OutputDirectory"/> (see <see cref="OutputFolder"/>).</param>
 public sealed record CompareOptions(
     string Target,
     int Runs,
     string OutputDirectory,
     string? SdkSource,
     IReadOnlyList<string> BuildArguments,
-    bool Interactive);
+    bool Interactive,
+    bool Force = false);

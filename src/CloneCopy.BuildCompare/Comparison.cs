@@ -27,6 +27,7 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
         string root = File.Exists(target) ? Path.GetDirectoryName(target)! : target;
         string output = Path.GetFullPath(options.OutputDirectory);
         string logs = Path.Combine(output, "logs");
+        OutputFolder.Prepare(output, options.Force);
         Directory.CreateDirectory(logs);
         string? excluded = output.StartsWith(root + Path.DirectorySeparatorChar, StringComparison.Ordinal) ? output : null;
 

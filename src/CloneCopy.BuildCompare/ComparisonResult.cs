@@ -17,10 +17,26 @@ public sealed record BuildRun(
     SharedExtents.Usage? Extents,
     int OutputFiles,
     BuildLogReader.CopySummary Copies,
-    string Log);
+    string Log)
+{
+    /// <summary>False when the filesystem's count exceeds what the outputs' extents can account for (see <see cref="DiskPlausibility"/>).</summary>
+    public bool DiskPlausible => DiskPlausibility.IsPlausible(this);
+}
 
-/// <summary>Median, fastest and slowest of one way's timed builds.</summary>
-public sealed record WayStatistics(BuildWay Way, int Builds, double MedianSeconds, double MinSeconds, double MaxSeconds, double? MedianCopyTaskMilliseconds, long MedianDiskBytes)
+/// <summary>Median, fastest and slowest of one way's timed builds, for the build and for the Copy task.</summary>
+/// <param name="DiskImplausible">A timed build's filesystem count exceeded what its outputs' extents can account
+/// for (see <see cref="DiskPlausibility"/>): something else wrote to that filesystem meanwhile.</param>
+public sealed record WayStatistics(
+    BuildWay Way,
+    int Builds,
+    double MedianSeconds,
+    double MinSeconds,
+    double MaxSeconds,
+    double? MedianCopyTaskMilliseconds,
+    double? MinCopyTaskMilliseconds,
+    double? MaxCopyTaskMilliseconds,
+    long MedianDiskBytes,
+    bool DiskImplausible)
 {
     public static WayStatistics Of(BuildWay way, IReadOnlyList<BuildRun> builds)
     {
@@ -33,7 +49,10 @@ public sealed record WayStatistics(BuildWay Way, int Builds, double MedianSecond
             timed.Min(b => b.Seconds),
             timed.Max(b => b.Seconds),
             copyTimes.Count == 0 ? null : Median(copyTimes),
-            (long)Median(timed.Select(b => (double)b.DiskBytes).ToList()));
+            copyTimes.Count == 0 ? null : copyTimes.Min(),
+            copyTimes.Count == 0 ? null : copyTimes.Max(),
+            (long)Median(timed.Select(b => (double)b.DiskBytes).ToList()),
+            timed.Any(b => !b.DiskPlausible));
     }
 
     public static double Median(IReadOnlyList<double> values)
@@ -68,6 +87,9 @@ public sealed record ComparisonResult(
 
     /// <summary>CloneCopy's median build time over MSBuild's Copy's (below 1: CloneCopy faster).</summary>
     public double Ratio => CloneCopy.MedianSeconds / MSBuildCopy.MedianSeconds;
+
+    /// <summary>What the build-time difference means: noise, not CloneCopy's doing, or a difference (see <see cref="BuildTimeVerdict"/>).</summary>
+    public BuildTimeVerdict Verdict => BuildTimeVerdict.Of(CloneCopy, MSBuildCopy);
 
     /// <summary>The last timed build of a way: the one whose files, reasons and outputs the report shows.</summary>
     public BuildRun Last(BuildWay way) => Builds.Last(b => b.Way == way);

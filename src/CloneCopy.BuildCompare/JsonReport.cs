@@ -12,7 +12,7 @@ public static class JsonReport
     {
         WriteIndented = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Converters = { new BuildWayConverter() },
+        Converters = { new BuildWayConverter(), new JsonStringEnumConverter(JsonNamingPolicy.CamelCase) },
     };
 
     public static void Write(ComparisonResult result, string path)
@@ -26,7 +26,7 @@ public static class JsonReport
             result.BuildArguments,
             result.CloneCopySource,
             result.Started,
-            Summary = new { CloneCopy = result.CloneCopy, MSBuildCopy = result.MSBuildCopy, result.Ratio },
+            Summary = new { CloneCopy = result.CloneCopy, MSBuildCopy = result.MSBuildCopy, result.Ratio, result.Verdict },
             Outputs = new { Compared = result.ComparedOutputFiles, Same = result.OutputDifferences.Count == 0, Differences = result.OutputDifferences, CacheDifferences = result.CacheDifferences },
             result.Builds,
         };

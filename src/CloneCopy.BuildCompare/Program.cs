@@ -23,7 +23,11 @@ var runsOption = new Option<int>("--runs", "-n")
 };
 var outputOption = new Option<string?>("--output", "-o")
 {
-    Description = "Folder for report.md, results.json, builds.svg and the build logs. Default: beside the solution's folder, <folder>.clonecopy-compare.",
+    Description = "Folder for report.md, results.json, builds.svg and the build logs. Default: beside the solution's folder, <folder>.clonecopy-compare, or the next free <folder>.clonecopy-compare-2, -3, ... once that holds a comparison.",
+};
+var forceOption = new Option<bool>("--force")
+{
+    Description = "Replace an earlier comparison in the --output folder (its report, JSON, chart and logs are deleted). Without it such a folder is refused.",
 };
 var sdkOption = new Option<string?>("--sdk")
 {
@@ -36,7 +40,7 @@ var plainOption = new Option<bool>("--plain")
 
 var root = new RootCommand("Compares clean build times of a solution with CloneCopy and with MSBuild's own Copy task, without changing the repository.")
 {
-    targetArgument, buildArguments, runsOption, outputOption, sdkOption, plainOption,
+    targetArgument, buildArguments, runsOption, outputOption, forceOption, sdkOption, plainOption,
 };
 root.SetAction(async (parse, cancellation) =>
 {
@@ -50,11 +54,11 @@ root.SetAction(async (parse, cancellation) =>
 
     string fullTarget = Path.GetFullPath(target);
     string folder = File.Exists(fullTarget) ? Path.GetDirectoryName(fullTarget)! : fullTarget.TrimEnd(Path.DirectorySeparatorChar);
-    string output = Path.GetFullPath(parse.GetValue(outputOption) ?? folder + ".clonecopy-compare");
+    string output = Path.GetFullPath(parse.GetValue(outputOption) ?? OutputFolder.DefaultFor(folder));
     bool interactive = !parse.GetValue(plainOption) && !Console.IsOutputRedirected
         && !string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase)
         && Environment.GetEnvironmentVariable("TF_BUILD") is null;
-    var options = new CompareOptions(target, runs, output, parse.GetValue(sdkOption), parse.GetValue(buildArguments) ?? [], interactive);
+    var options = new CompareOptions(target, runs, output, parse.GetValue(sdkOption), parse.GetValue(buildArguments) ?? [], interactive, parse.GetValue(forceOption));
     return await CompareCommand.RunAsync(options, cancellation);
 });
 

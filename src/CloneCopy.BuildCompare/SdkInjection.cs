@@ -22,6 +22,9 @@ public sealed class SdkInjection
     public const string InjectedLine = "clonecopy-compare: CloneCopy injected";
     public const string OwnLine = "clonecopy-compare: the repository's own CloneCopy";
 
+    /// <summary>The injected targets file, written into the output folder.</summary>
+    public const string TargetsFileName = "CloneCopy.Compare.targets";
+
     private SdkInjection(string targetsFile, string sdkDirectory, string sdkDescription)
     {
         TargetsFile = targetsFile;
@@ -50,7 +53,7 @@ public sealed class SdkInjection
     public static SdkInjection Prepare(string? sdkSource, string workDirectory)
     {
         var (packageDirectory, description) = LocatePackage(sdkSource, workDirectory);
-        string targets = Path.Combine(workDirectory, "CloneCopy.Compare.targets");
+        string targets = Path.Combine(workDirectory, TargetsFileName);
         File.WriteAllText(targets, TargetsText(packageDirectory));
         return new SdkInjection(targets, packageDirectory, description);
     }

@@ -26,6 +26,9 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
     /// <summary>$(MSBuildProjectName), named at the end of the line: in a parallel build's log the lines interleave.</summary>
     public string? ProjectName { get; set; }
 
+    /// <summary>$(TargetFramework) where the project has several (Sdk.targets passes it only then), named beside the project.</summary>
+    public string? TargetFramework { get; set; }
+
     /// <summary>Which part of the project build the line covers: Build (said plainly), Publish or Pack.</summary>
     public string? Stage { get; set; }
 
@@ -42,7 +45,8 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
         }
 
         int? project = ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSummary);
-        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(ProjectName ?? string.Empty) : null;
+        string label = string.IsNullOrEmpty(TargetFramework) ? ProjectName ?? string.Empty : $"{ProjectName} {TargetFramework}";
+        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(label) : null;
         if (statistics is null)
         {
             // A host that does not say which project build a task runs in, or keeps nothing between tasks (a task
@@ -58,7 +62,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
         }
 
         string stage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase) ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryStage, Stage);
-        string projectName = string.IsNullOrEmpty(ProjectName) ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryProject, ProjectName);
+        string projectName = label.Length == 0 ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryProject, label);
         TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryLine, stage, statistics.Describe(), projectName));
         ReportPackageCacheElsewhere(statistics);
         EnforceRequireClones(statistics, guard);

@@ -61,6 +61,14 @@ public sealed class TinyRepository : IDisposable
         File.WriteAllText(path, content);
     }
 
+    /// <summary>A file in the output folder, as an earlier run (or the user) left it.</summary>
+    public void WriteOutput(string relative, string content)
+    {
+        string path = Path.Combine(Output, relative);
+        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+        File.WriteAllText(path, content);
+    }
+
     /// <summary>Every file under the repository with its content: equal before and after means "left as it was".</summary>
     public IReadOnlyDictionary<string, string> State() =>
         Directory.EnumerateFileSystemEntries(Root, "*", SearchOption.AllDirectories)

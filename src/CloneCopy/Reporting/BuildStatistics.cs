@@ -29,7 +29,7 @@ internal static class BuildStatistics
         /// <summary>CloneCopyClonesInsteadOfLinks for this project, set by CloneCopySettings before its first target.</summary>
         public bool ClonesInsteadOfLinks { get; set; }
 
-        /// <summary>The project's name, known once a summary has been said.</summary>
+        /// <summary>The project as its summary named it ("App", or "Scrutor net8.0" where it has several frameworks), known once a summary has been said.</summary>
         public string? ProjectName { get; private set; }
 
         /// <summary>

@@ -1,3 +1,4 @@
+using System.Linq;
 using CloneCopy.Tests.Differential.Generated;
 using CloneCopy.Tests.Infrastructure;
 using Xunit;
@@ -31,7 +32,14 @@ public sealed class GeneratedDifferentialTests
         GeneratedReport report = GeneratedDifferential.Run(first, count, _filesystems.NewDirectory(FilesystemKind.Ext4, "generated"));
         _output.WriteLine(report.ToString());
         System.Console.Error.WriteLine(report.Summary); // for the lane logs: what ran, and what was skipped
-        Assert.True(report.Differences.Count == 0, report.ToString());
+        foreach (string detail in report.NotReproducedDetails)
+        {
+            // Not a failure, so the lane would not show it: the only record of a difference that did not recur.
+            System.Console.Error.WriteLine(string.Join(System.Environment.NewLine, detail.Split(System.Environment.NewLine).Select(line => "generated cases (not reproduced): " + line)));
+        }
+
+        Assert.False(report.Failed, report.ToString());
         Assert.True(report.Same > 0, report.ToString());
+        SkippedShare.AssertWithinShare(report);
     }
 }

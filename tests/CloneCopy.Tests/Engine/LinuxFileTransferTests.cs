@@ -1,4 +1,8 @@
+using System;
+using System.Collections.Generic;
 using System.IO;
+using System.Linq;
+using System.Text.RegularExpressions;
 using System.Threading;
 using CloneCopy.Engine;
 using CloneCopy.Platform.Linux;
@@ -43,11 +47,26 @@ public sealed class LinuxFileTransferTests
         string source = TestFiles.Write(Path.Combine(directory, "source.bin"), 256 * 1024);
         string destination = Path.Combine(directory, "destination.bin");
 
-        NewTransfer().Transfer(source, destination, CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
 
-        string report = ProcessRunner.RunChecked("filefrag", $"-v \"{destination}\"");
-        Assert.Contains("shared", report);
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(256 * 1024, result.Bytes);
+        var sourceExtents = FilefragExtents(source);
+        var destinationExtents = FilefragExtents(destination);
+        string both = $"source: {string.Join("; ", sourceExtents)}{Environment.NewLine}destination: {string.Join("; ", destinationExtents)}";
+        Assert.NotEmpty(destinationExtents);
+        Assert.Equal(256 * 1024 / 4096, destinationExtents.Sum(e => e.Blocks)); // the whole file, in XFS's 4 KiB blocks
+        Assert.All(destinationExtents, e => Assert.True(e.Flags.Split(',').Contains("shared"), both));
+        Assert.Equal(sourceExtents.Select(e => (e.Logical, e.Physical, e.Blocks)), destinationExtents.Select(e => (e.Logical, e.Physical, e.Blocks)));
     }
+
+    /// <summary>The extents "filefrag -v" lists: "   0:        0..      63:         24..        87:     64:             last,shared,eof".</summary>
+    private static List<(long Logical, long Physical, long Blocks, string Flags)> FilefragExtents(string path) =>
+        ProcessRunner.RunChecked("filefrag", $"-v \"{path}\"").Split('\n')
+            .Select(line => Regex.Match(line, @"^\s*\d+:\s*(\d+)\.\.\s*\d+:\s*(\d+)\.\.\s*\d+:\s*(\d+):\s*(?:\d+:)?\s*(\S*)\s*$"))
+            .Where(m => m.Success)
+            .Select(m => (long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), long.Parse(m.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture), long.Parse(m.Groups[3].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups[4].Value))
+            .ToList();
 
     [FilesystemTheory]
     [InlineData(1)]

@@ -122,6 +122,85 @@ public sealed partial class SummaryTests
         Assert.Matches(@"CloneCopy \(after Build\): 1 file cloned \([0-9.]+ [KMGT]?B not written\) \[App\]", log);
     }
 
+    /// <summary>
+    /// Serilog's AotTestApp publishes in a target of its own after Build. Where CloneCopy's targets come after the
+    /// project's body (a PackageReference, or injected as clonecopy-compare does), MSBuild runs that target before
+    /// Build's summary: Build's copies must still get Build's line, as with the Sdk element in Directory.Build.props.
+    /// </summary>
+    [FilesystemTheory]
+    [InlineData("package")]
+    [InlineData("injected")]
+    public void A_project_that_publishes_after_building_reports_its_build_copies_under_Build(string way)
+    {
+        TestRepository repository = new TestRepository(_filesystems.NewDirectory(FilesystemKind.Xfs, "summary"), _sdk)
+            .Library("Lib")
+            .Write("App/App.csproj", $$"""
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup>
+                    <OutputType>Exe</OutputType>
+                    <TargetFramework>net10.0</TargetFramework>
+                  </PropertyGroup>
+                  <ItemGroup>
+                    <ProjectReference Include="../Lib/Lib.csproj" />
+                    {{(way == "package" ? $"<PackageReference Include=\"CloneCopy\" Version=\"{PackedSdk.Version}\" PrivateAssets=\"all\" />" : string.Empty)}}
+                  </ItemGroup>
+                  <Target Name="PublishOnBuild" AfterTargets="Build" DependsOnTargets="Publish" />
+                </Project>
+                """)
+            .Write("App/Program.cs", "System.Console.WriteLine(Lib.Class1.Name);");
+        string arguments = "-v:n -nologo -m:1 -tl:off";
+        if (way == "injected")
+        {
+            string package = Path.Combine(repository.Root, "..", "injected-sdk");
+            System.IO.Compression.ZipFile.ExtractToDirectory(Path.Combine(_sdk.Feed, $"CloneCopy.{PackedSdk.Version}.nupkg"), package);
+            string injected = Path.Combine(repository.Root, "..", "injected.targets");
+            File.WriteAllText(injected, $"""
+                <Project>
+                  <Import Project="{package}/Sdk/Sdk.props" />
+                  <Import Project="{package}/Sdk/Sdk.targets" />
+                </Project>
+                """);
+            arguments += $" -p:CustomAfterDirectoryBuildTargets={injected}";
+        }
+
+        var (code, log) = Dotnet.Run($"build App/App.csproj {arguments}", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, log);
+        var app = StageLine().Matches(log).Where(m => m.Groups["project"].Value == "App").ToList();
+        Match build = Assert.Single(app, m => !m.Groups["stage"].Success);
+        Match publish = Assert.Single(app, m => m.Groups["stage"].Value == "Publish");
+        Assert.True(int.Parse(build.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, build.Value);
+        Assert.True(int.Parse(publish.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, publish.Value);
+        Assert.True(log.IndexOf(build.Value, StringComparison.Ordinal) < log.IndexOf(publish.Value, StringComparison.Ordinal), log);
+    }
+
+    /// <summary>Scrutor builds for four frameworks: its four lines must say which is which; a single-framework project's line stays as it was.</summary>
+    [FilesystemFact]
+    public void A_multi_targeted_projects_lines_name_their_framework()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs)
+            .Write("Lib/Lib.csproj", """
+                <Project Sdk="Microsoft.NET.Sdk">
+                  <PropertyGroup>
+                    <TargetFrameworks>net10.0;net8.0</TargetFrameworks>
+                  </PropertyGroup>
+                  <ItemGroup>
+                    <PackageReference Include="Newtonsoft.Json" Version="13.0.1" />
+                  </ItemGroup>
+                </Project>
+                """);
+
+        var (code, log) = repository.Build("Lib/Lib.csproj");
+        var (appCode, appLog) = repository.Build("App/App.csproj");
+
+        Assert.True(code == 0, log);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[Lib net10\.0\]", log);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[Lib net8\.0\]", log);
+        Assert.DoesNotMatch(@"\[Lib\]", log);
+        Assert.True(appCode == 0, appLog);
+        Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[App\]", appLog);
+    }
+
     [FilesystemTheory]
     [InlineData("eror")]
     [InlineData("true")]
@@ -136,17 +215,20 @@ public sealed partial class SummaryTests
         Assert.Contains($"error CLC006: CloneCopy: CloneCopyRequireClones='{value}' is not a value CloneCopy knows. Use one of: 'error', 'warning', 'false' or empty (off).", log);
     }
 
+    /// <summary>On ext4, where files are really copied, so the guard has something to say when it is on.</summary>
     [FilesystemTheory]
-    [InlineData("false")]
-    [InlineData("Warning")]
-    public void The_documented_guard_values_are_accepted(string value)
+    [InlineData("false", false)]
+    [InlineData("Warning", true)]
+    public void The_documented_guard_values_are_accepted(string value, bool warns)
     {
-        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+        TestRepository repository = NewRepository(FilesystemKind.Ext4);
 
         var (code, log) = repository.Build("App/App.csproj", $"-p:CloneCopyRequireClones={value}");
 
         Assert.True(code == 0, log);
         Assert.DoesNotContain("CLC006", log);
+        Assert.DoesNotContain("error CLC005", log);
+        Assert.Equal(warns, log.Contains("warning CLC005: CloneCopy: CloneCopyRequireClones is set, but ", StringComparison.Ordinal));
     }
 
     private TestRepository NewRepository(FilesystemKind kind) => TestRepository.AppWithLibrary(_filesystems.NewDirectory(kind, "summary"), _sdk);

@@ -43,10 +43,22 @@ public sealed class CopyScenario
     /// </summary>
     public Action<ScenarioTree>? IntendedDifference { get; init; }
 
+    /// <summary>
+    /// With <see cref="IntendedDifference"/>: the entries the documented difference is about, as regular
+    /// expressions for their paths relative to the tree ("out/big\.bin"; a tree snapshot also lists what it
+    /// reaches through a symbolic link to a folder). Everything else in the two trees must still be the same.
+    /// </summary>
+    public IReadOnlyList<string> DifferingPaths { get; init; } = [];
+
     /// <summary>With <see cref="IntendedDifference"/>: the difference is that CloneCopy replaces a destination MSBuild writes through (not under MSBUILDCOPYWITHOUTDELETE=1).</summary>
     public bool DifferenceReplacesDestination { get; init; }
 
-    /// <summary>With <see cref="IntendedDifference"/>: the outputs and events differ too (MSBuild's Copy fails where CloneCopy does not), so only CloneCopy's documented behaviour is checked.</summary>
+    /// <summary>
+    /// With <see cref="IntendedDifference"/>: the outputs and events may differ too (MSBuild's Copy fails, or
+    /// does something else, where CloneCopy does what it documents). Then CloneCopy must succeed without errors or
+    /// warnings, list every destination as copied, give the same DestinationFiles items, and say nothing
+    /// MSBuild's Copy did not also say.
+    /// </summary>
     public bool OutputsDiffer { get; init; }
 
     /// <summary>Uses symbolic links, which Wine does not make as Windows does: on Windows only the comparison holds, not the pins.</summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using CloneCopy.Tests.Infrastructure;
@@ -37,33 +38,35 @@ public static class DifferentialRunner
     {
         string builtInRoot = Path.Combine(parent, "builtin");
         string cloneCopyRoot = Path.Combine(parent, "clonecopy");
+        ITask firstCandidate = candidate();
+        string candidateSide = SideOf(firstCandidate);
 
-        var builtInTree = scenario.StartsEmpty ? ScenarioTree.CreateEmpty(builtInRoot) : ScenarioTree.CreateStandard(builtInRoot);
-        var cloneCopyTree = scenario.StartsEmpty ? ScenarioTree.CreateEmpty(cloneCopyRoot) : ScenarioTree.CreateStandard(cloneCopyRoot);
-        scenario.Arrange?.Invoke(builtInTree);
-        scenario.Arrange?.Invoke(cloneCopyTree);
+        // Each step says what it was doing for which side when it throws (DifferentialStepException); an
+        // assertion (the two tasks differ) passes through as it is.
+        var builtInTree = Step(DifferentialStep.TreeCreation, BuiltInSide, () => MakeTree(scenario, builtInRoot));
+        var cloneCopyTree = Step(DifferentialStep.TreeCreation, candidateSide, () => MakeTree(scenario, cloneCopyRoot));
 
-        CopyRunResult expected = Run(scenario, scenario.Parameters, builtInTree, new Microsoft.Build.Tasks.Copy(), multiThreaded, out string builtInLog);
-        CopyRunResult actual = Run(scenario, scenario.Parameters, cloneCopyTree, candidate(), multiThreaded, out string cloneCopyLog);
+        CopyRunResult expected = Run(scenario, scenario.Parameters, builtInTree, new Microsoft.Build.Tasks.Copy(), BuiltInSide, multiThreaded, out string builtInLog);
+        CopyRunResult actual = Run(scenario, scenario.Parameters, cloneCopyTree, firstCandidate, candidateSide, multiThreaded, out string cloneCopyLog);
         if (scenario.OutputsDiffer && IntendedDifferenceHolds(scenario))
         {
-            Assert.True(actual.Succeeded, $"CloneCopy failed where its documented behaviour succeeds{Environment.NewLine}{cloneCopyLog}");
-            scenario.IntendedDifference!(cloneCopyTree);
-            PinBuiltIn(scenario, expected, builtInLog);
-            return;
+            Step(DifferentialStep.Comparison, BothSides, () => AssertDocumentedSuccess(expected, actual, builtInLog, cloneCopyLog));
+        }
+        else
+        {
+            Step(DifferentialStep.Comparison, BothSides, () => AssertSame(expected, actual, builtInLog, cloneCopyLog));
         }
 
-        AssertSame(expected, actual, builtInLog, cloneCopyLog);
-        AssertSameTrees(scenario, builtInTree, cloneCopyTree);
+        AssertSameTrees(scenario, builtInTree, cloneCopyTree, candidateSide);
 
         if (scenario.SecondRun is CopyParameters second)
         {
-            scenario.BetweenRuns?.Invoke(builtInTree);
-            scenario.BetweenRuns?.Invoke(cloneCopyTree);
-            CopyRunResult expectedSecond = Run(scenario, second, builtInTree, new Microsoft.Build.Tasks.Copy(), multiThreaded, out string builtInSecondLog);
-            CopyRunResult actualSecond = Run(scenario, second, cloneCopyTree, candidate(), multiThreaded, out string cloneCopySecondLog);
-            AssertSame(expectedSecond, actualSecond, builtInSecondLog, cloneCopySecondLog);
-            AssertSameTrees(scenario, builtInTree, cloneCopyTree);
+            Step(DifferentialStep.TreeCreation, BuiltInSide, () => scenario.BetweenRuns?.Invoke(builtInTree));
+            Step(DifferentialStep.TreeCreation, candidateSide, () => scenario.BetweenRuns?.Invoke(cloneCopyTree));
+            CopyRunResult expectedSecond = Run(scenario, second, builtInTree, new Microsoft.Build.Tasks.Copy(), BuiltInSide, multiThreaded, out string builtInSecondLog);
+            CopyRunResult actualSecond = Run(scenario, second, cloneCopyTree, candidate(), candidateSide, multiThreaded, out string cloneCopySecondLog);
+            Step(DifferentialStep.Comparison, BothSides, () => AssertSame(expectedSecond, actualSecond, builtInSecondLog, cloneCopySecondLog));
+            AssertSameTrees(scenario, builtInTree, cloneCopyTree, candidateSide);
             expected = expectedSecond; // the pins below speak of the last run
             builtInLog = builtInSecondLog;
         }
@@ -76,9 +79,48 @@ public static class DifferentialRunner
         }
 
         // Passed: the trees have said all they can (a failure keeps them for a look).
-        RemoveTree(builtInRoot);
-        RemoveTree(cloneCopyRoot);
+        Step(DifferentialStep.CleanUp, BuiltInSide, () => RemoveTree(builtInRoot));
+        Step(DifferentialStep.CleanUp, candidateSide, () => RemoveTree(cloneCopyRoot));
     }
+
+    /// <summary>The side MSBuild's own Copy is on, as failures name it.</summary>
+    public const string BuiltInSide = "MSBuild's Copy";
+
+    private const string BothSides = "both tasks";
+
+    /// <summary>How failures name the task held to MSBuild's Copy: CloneCopy, or MSBuild's Copy run against itself.</summary>
+    public static string SideOf(ITask candidate) => candidate switch
+    {
+        CloneCopy.Copy => "CloneCopy",
+        _ when candidate.GetType() == typeof(Microsoft.Build.Tasks.Copy) => "MSBuild's Copy (against itself)",
+        _ => candidate.GetType().FullName ?? candidate.GetType().Name,
+    };
+
+    private static ScenarioTree MakeTree(CopyScenario scenario, string root)
+    {
+        var tree = scenario.StartsEmpty ? ScenarioTree.CreateEmpty(root) : ScenarioTree.CreateStandard(root);
+        scenario.Arrange?.Invoke(tree);
+        return tree;
+    }
+
+    /// <summary>Runs one step; an exception other than an assertion becomes a <see cref="DifferentialStepException"/> naming it.</summary>
+    private static T Step<T>(DifferentialStep step, string side, Func<T> action)
+    {
+        try
+        {
+            return action();
+        }
+        catch (Exception e) when (e is not Xunit.Sdk.IAssertionException and not DifferentialStepException and not OutOfMemoryException)
+        {
+            throw new DifferentialStepException(step, side, thrownByTask: false, e);
+        }
+    }
+
+    private static void Step(DifferentialStep step, string side, Action action) => Step(step, side, () =>
+    {
+        action();
+        return true;
+    });
 
     /// <summary>
     /// False where the process was started with MSBUILDCOPYWITHOUTDELETE=1 and the difference comes from
@@ -88,10 +130,10 @@ public static class DifferentialRunner
     private static bool IntendedDifferenceHolds(CopyScenario scenario) =>
         !(scenario.DifferenceReplacesDestination && CopyEscapeHatches.FromEnvironment(CopyEnvironment.Process).CopyWithoutDelete);
 
-    /// <summary>Removes a scenario's tree, read-only and unreadable entries included.</summary>
+    /// <summary>Removes a scenario's tree, read-only and unreadable entries included; what its links lead to is left alone.</summary>
     public static void RemoveTree(string root)
     {
-        foreach (string path in Directory.EnumerateFileSystemEntries(root, "*", new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 }))
+        foreach (string path in TreeWalk.Entries(root))
         {
             var info = new FileInfo(path);
             if (info.LinkTarget is null)
@@ -107,15 +149,51 @@ public static class DifferentialRunner
         Directory.Delete(root, recursive: true);
     }
 
-    private static void AssertSameTrees(CopyScenario scenario, ScenarioTree builtIn, ScenarioTree cloneCopy)
+    private static void AssertSameTrees(CopyScenario scenario, ScenarioTree builtIn, ScenarioTree cloneCopy, string candidateSide)
     {
         if (scenario.IntendedDifference is Action<ScenarioTree> documented && IntendedDifferenceHolds(scenario))
         {
-            documented(cloneCopy);
+            // The documented behaviour on CloneCopy's tree, and the same trees apart from the entries it is about.
+            Step(DifferentialStep.Comparison, candidateSide, () => documented(cloneCopy));
+            string builtInRest = Step(DifferentialStep.Snapshot, BuiltInSide, () => Without(TreeSnapshot.Take(builtIn.Root), scenario.DifferingPaths));
+            string cloneCopyRest = Step(DifferentialStep.Snapshot, candidateSide, () => Without(TreeSnapshot.Take(cloneCopy.Root), scenario.DifferingPaths));
+            Assert.Equal(builtInRest, cloneCopyRest);
             return;
         }
 
-        Assert.Equal(TreeSnapshot.Take(builtIn.Root), TreeSnapshot.Take(cloneCopy.Root));
+        string expected = Step(DifferentialStep.Snapshot, BuiltInSide, () => TreeSnapshot.Take(builtIn.Root));
+        string actual = Step(DifferentialStep.Snapshot, candidateSide, () => TreeSnapshot.Take(cloneCopy.Root));
+        Assert.Equal(expected, actual);
+    }
+
+    /// <summary>"[a.txt{Kind=source-a.txt}, b.txt{}]" as "[a.txt, b.txt]".</summary>
+    private static string ItemSpecs(string items) => System.Text.RegularExpressions.Regex.Replace(items, @"\{[^}]*\}", string.Empty);
+
+    /// <summary>
+    /// A tree snapshot without the lines ("path size=…", "path/", "path -> …") of the entries whose paths match one
+    /// of the regular expressions.
+    /// </summary>
+    private static string Without(string snapshot, IReadOnlyList<string> pathPatterns) =>
+        string.Join(Environment.NewLine, snapshot.Split(Environment.NewLine)
+            .Where(line => !pathPatterns.Any(p => System.Text.RegularExpressions.Regex.IsMatch(line, $"^(?:{p})(?: |/$)"))));
+
+    /// <summary>
+    /// Where MSBuild's Copy fails and CloneCopy, as documented, does not: CloneCopy succeeds without errors or
+    /// warnings, reports every destination copied, gives the same DestinationFiles, and says nothing MSBuild's
+    /// Copy did not also say (MSBuild's retries and errors are the difference).
+    /// </summary>
+    private static void AssertDocumentedSuccess(CopyRunResult expected, CopyRunResult actual, string builtInLog, string cloneCopyLog)
+    {
+        string context = $"{Environment.NewLine}built-in log:{Environment.NewLine}{builtInLog}{Environment.NewLine}CloneCopy log:{Environment.NewLine}{cloneCopyLog}";
+        Assert.True(actual.Succeeded, $"CloneCopy failed where its documented behaviour succeeds{context}");
+        Assert.True(actual.ErrorCodes.Length == 0 && actual.WarningCodes.Length == 0, $"CloneCopy's errors and warnings: '{actual.ErrorCodes}' '{actual.WarningCodes}'{context}");
+        // The same items; MSBuild's Copy copies the source's metadata onto a destination item only after copying it.
+        Assert.True(ItemSpecs(expected.DestinationFiles) == ItemSpecs(actual.DestinationFiles), $"DestinationFiles differ: {expected.DestinationFiles} and {actual.DestinationFiles}{context}");
+        Assert.True(actual.CopiedFiles == actual.DestinationFiles, $"CloneCopy's CopiedFiles are not its DestinationFiles: {actual.CopiedFiles}{context}");
+        var builtInEvents = expected.Events.Split(Environment.NewLine).ToHashSet(StringComparer.Ordinal);
+        string[] unheard = actual.Events.Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries).Where(e => !builtInEvents.Contains(e)).ToArray();
+        Assert.True(unheard.Length == 0, $"CloneCopy said what MSBuild's Copy did not:{Environment.NewLine}{string.Join(Environment.NewLine, unheard)}{context}");
+        AssertSameDirectoryCreations(expected.DirectoryCreations, actual.DirectoryCreations);
     }
 
     private static void AssertSame(CopyRunResult expected, CopyRunResult actual, string builtInLog, string cloneCopyLog)
@@ -169,28 +247,25 @@ public static class DifferentialRunner
     private static void PinBuiltIn(CopyScenario scenario, CopyRunResult expected, string builtInLog)
     {
         string context = $"{Environment.NewLine}built-in log:{Environment.NewLine}{builtInLog}";
-        if (VariantEnvironment || (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks))
+        if (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks)
         {
             return;
         }
 
-        if (scenario.ExpectSuccess is bool success)
-        {
-            Assert.True(success == expected.Succeeded, $"built-in returned {expected.Succeeded}{context}");
-        }
-
-        if (scenario.ExpectErrorCodes is string errors)
-        {
-            Assert.Equal(errors, expected.ErrorCodes);
-        }
-
-        if (scenario.ExpectWarningCodes is string warnings)
-        {
-            Assert.Equal(warnings, expected.WarningCodes);
-        }
+        // In a process with a per-process switch changed, the pins hold as VariantPins adjusts them.
+        (bool? expectSuccess, string? expectErrors, string? expectWarnings) = VariantEnvironment
+            ? VariantPins.For(scenario)
+            : (scenario.ExpectSuccess, scenario.ExpectErrorCodes, scenario.ExpectWarningCodes);
+        // Every pin that does not hold, in one message (with the switches of this process, for VariantPins).
+        string mismatches = string.Concat(
+            expectSuccess is bool success && success != expected.Succeeded ? $" returned {expected.Succeeded} (pinned {success});" : string.Empty,
+            expectErrors is string errors && errors != expected.ErrorCodes ? $" error codes \"{expected.ErrorCodes}\" (pinned \"{errors}\");" : string.Empty,
+            expectWarnings is string warnings && warnings != expected.WarningCodes ? $" warning codes \"{expected.WarningCodes}\" (pinned \"{warnings}\");" : string.Empty);
+        Assert.True(mismatches.Length == 0, $"built-in task, switches [{string.Join(" ", VariantPins.Switches())}]:{mismatches}{context}");
     }
 
-    private static CopyRunResult Run(CopyScenario scenario, CopyParameters parameters, ScenarioTree tree, ITask task, bool multiThreaded, out string log)
+    /// <summary>One task's run; what throws around its Execute is the harness's (step: run), what Execute throws is the task's.</summary>
+    private static CopyRunResult Run(CopyScenario scenario, CopyParameters parameters, ScenarioTree tree, ITask task, string side, bool multiThreaded, out string log)
     {
         string root = tree.Root;
         var engine = new TestBuildEngine();
@@ -218,11 +293,15 @@ public static class DifferentialRunner
             bool succeeded;
             using (scenario.WhileCopying?.Invoke(tree))
             {
-                succeeded = task.Execute();
+                succeeded = Execute(task, side);
             }
 
             log = engine.Describe();
             return CopyRunResult.From(task, succeeded, engine, root);
+        }
+        catch (Exception e) when (e is not DifferentialStepException and not OutOfMemoryException)
+        {
+            throw new DifferentialStepException(DifferentialStep.Run, side, thrownByTask: false, e);
         }
         finally
         {
@@ -231,6 +310,18 @@ public static class DifferentialRunner
             {
                 Environment.SetEnvironmentVariable(name, value);
             }
+        }
+    }
+
+    private static bool Execute(ITask task, string side)
+    {
+        try
+        {
+            return task.Execute();
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            throw new DifferentialStepException(DifferentialStep.Run, side, thrownByTask: true, e);
         }
     }
 }

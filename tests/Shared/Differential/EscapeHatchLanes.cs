@@ -17,7 +17,7 @@ public static class EscapeHatchLanes
         [CopyEscapeHatches.AlwaysRetryVariable] = "read-only destination|always retry|destination parent is a file|destination folder is a file|not writable|not readable|held open",
         [CopyEscapeHatches.AlwaysOverwriteReadOnlyFilesVariable] = "read-only",
         [CopyEscapeHatches.UseSymbolicLinksVariable] = "symbolic link|hard link|one file to destination files|^source folder$|several files to a new nested folder|missing source among others",
-        [CopyEscapeHatches.ParallelismVariable] = "twice|two sources|two spellings|duplicate|missing source|many files",
+        [CopyEscapeHatches.ParallelismVariable] = "twice|two sources|two spellings|duplicate|missing source|many files|A, B, A",
     };
 
     /// <summary>One line per variable, in the product's order: "NAME regex".</summary>

@@ -9,15 +9,14 @@ namespace CloneCopy.Tests.Infrastructure;
 /// <summary>
 /// Everything a copy can change in a directory tree: each entry's kind, content hash, size, last-write
 /// time, permissions (Unix mode or Windows attributes), link count and link target. Two trees that copied
-/// alike have equal snapshots.
+/// alike have equal snapshots. Links are not walked through (<see cref="TreeWalk"/>).
 /// </summary>
 public static class TreeSnapshot
 {
     public static string Take(string root)
     {
         var lines = new List<string>();
-        var options = new EnumerationOptions { RecurseSubdirectories = true, AttributesToSkip = 0 };
-        foreach (string path in Directory.EnumerateFileSystemEntries(root, "*", options).Order(StringComparer.Ordinal))
+        foreach (string path in TreeWalk.Entries(root).Order(StringComparer.Ordinal))
         {
             string relative = Path.GetRelativePath(root, path).Replace('\\', '/');
             var info = new FileInfo(path);
