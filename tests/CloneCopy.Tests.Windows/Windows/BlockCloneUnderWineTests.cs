@@ -131,7 +131,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source), new TaskItem(source)],
             DestinationFiles = [new TaskItem(Path.Combine(_directory, "p1", "pkg.dll")), new TaskItem(Path.Combine(_directory, "p2", "pkg.dll"))],
-            Transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), diagnostics),
+            Transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel.Seam), diagnostics),
             Diagnostics = diagnostics,
         };
 
@@ -174,5 +174,5 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     }
 
     private static ClonerTransfer Transfer(RecordingWindowsSystemCalls kernel, long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>
-        new(() => new WindowsBlockCloner(kernel, chunkSize), new EngineDiagnostics());
+        new(() => new WindowsBlockCloner(kernel.Seam, chunkSize), new EngineDiagnostics());
 }

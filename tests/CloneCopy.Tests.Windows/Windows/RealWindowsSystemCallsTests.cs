@@ -53,7 +53,7 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     public void Wine_NTFS_cannot_block_clone_so_files_are_copied_and_the_volume_is_asked_once()
     {
         var kernel = new RecordingWindowsSystemCalls();
-        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), new EngineDiagnostics());
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel.Seam), new EngineDiagnostics());
 
         for (int i = 0; i < 3; i++)
         {
@@ -96,7 +96,7 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     {
         var kernel = new RecordingWindowsSystemCalls();
 
-        bool clones = new CopyFileCloneProbe(kernel).ClonesOn("wine", _directory);
+        bool clones = new CopyFileCloneProbe(kernel.Seam).ClonesOn("wine", _directory);
 
         Assert.False(clones);
         Assert.Contains("CopyFile", string.Join("\n", kernel.Calls));

@@ -1,22 +1,29 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using System.Reflection;
 using CloneCopy.Platform.Windows;
 using Microsoft.Win32.SafeHandles;
 
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The real kernel32 (under Wine), recorded call by call, with two optional changes for the block-clone
+/// The real kernel32 and ntdll (under Wine), recorded call by call, with two optional changes for the block-clone
 /// tests: <see cref="ClaimBlockRefcounting"/> makes every volume report FILE_SUPPORTS_BLOCK_REFCOUNTING
 /// (Wine's NTFS never does), and <see cref="Fsctl"/> answers FSCTL_DUPLICATE_EXTENTS_TO_FILE and the
-/// integrity FSCTLs (which Wine answers with ERROR_NOT_SUPPORTED). Everything else (volume paths, CreateFile,
-/// FSCTL_SET_SPARSE, end of file, file information, DeleteFile) is Wine's own answer.
+/// integrity FSCTLs (which Wine answers with ERROR_NOT_SUPPORTED). Everything else is Wine's own answer.
+/// <see cref="Seam"/> is a <see cref="DispatchProxy"/>: every call of <see cref="IWindowsSystemCalls"/> passes
+/// through one method here, so a new call on the seam needs nothing in this class.
 /// </summary>
-internal sealed class RecordingWindowsSystemCalls : IWindowsSystemCalls
+internal sealed class RecordingWindowsSystemCalls
 {
     private readonly WindowsSystemCalls _real = WindowsSystemCalls.Instance;
     private readonly Dictionary<SafeFileHandle, IntegrityInformation> _integrity = new(ReferenceEqualityComparer.Instance);
+
+    public RecordingWindowsSystemCalls() => Seam = Recorder.Over(this);
+
+    /// <summary>The seam to hand the code under test.</summary>
+    public IWindowsSystemCalls Seam { get; }
 
     public List<string> Calls { get; } = new();
 
@@ -31,109 +38,77 @@ internal sealed class RecordingWindowsSystemCalls : IWindowsSystemCalls
 
     public IEnumerable<string> CallsTo(string name) => Calls.Where(c => c.StartsWith(name + " ", StringComparison.Ordinal));
 
-    public int GetVolumePathName(string path, out string volumePath) => Record("GetVolumePathName", path, _real.GetVolumePathName(path, out volumePath));
-
-    public int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName) =>
-        Record("GetVolumeNameForVolumeMountPoint", volumeMountPoint, _real.GetVolumeNameForVolumeMountPoint(volumeMountPoint, out volumeName));
-
-    public int QueryDosDevice(string deviceName, out string target) => Record("QueryDosDevice", deviceName, _real.QueryDosDevice(deviceName, out target));
-
-    public int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName)
+    private int? Handle(MethodInfo method, object?[] args)
     {
-        int error = _real.GetVolumeInformation(rootPath, out serialNumber, out fileSystemFlags, out fileSystemName);
-        if (error == 0 && ClaimBlockRefcounting)
+        string name = method.Name;
+        switch (name)
         {
-            fileSystemFlags |= Win32.FileSupportsBlockRefcounting;
+            case nameof(IWindowsSystemCalls.GetIntegrityInformation) when Scripted(name) is int scripted:
+                args[1] = _integrity.TryGetValue((SafeFileHandle)args[0]!, out IntegrityInformation known) ? known : new IntegrityInformation(2, 0);
+                return Record(name, "scripted", scripted);
+            case nameof(IWindowsSystemCalls.SetIntegrityInformation) when Scripted(name) is int scripted:
+                var information = (IntegrityInformation)args[1]!;
+                if (scripted == 0)
+                {
+                    _integrity[(SafeFileHandle)args[0]!] = information;
+                }
+
+                return Record(name, $"scripted {information.ChecksumAlgorithm}", scripted);
+            case nameof(IWindowsSystemCalls.DuplicateExtents) when Scripted(name) is int scripted:
+                if (scripted == 0)
+                {
+                    // What a clone would leave: the source's bytes in the destination's range, within its end of file.
+                    var (source, destination, sourceOffset, destinationOffset, byteCount) = ((SafeFileHandle)args[0]!, (SafeFileHandle)args[1]!, (long)args[2]!, (long)args[3]!, (long)args[4]!);
+                    long length = Math.Min(byteCount, System.IO.RandomAccess.GetLength(destination) - destinationOffset);
+                    var buffer = new byte[Math.Max(0, length)];
+                    int read = System.IO.RandomAccess.Read(source, buffer, sourceOffset);
+                    System.IO.RandomAccess.Write(destination, buffer.AsSpan(0, read), destinationOffset);
+                }
+
+                return Record(name, $"scripted {args[2]} {args[4]}", scripted);
+            case nameof(IWindowsSystemCalls.CloseHandle):
+                Record(name, string.Empty, 0);
+                Real(method, args);
+                return null;
         }
 
-        return Record("GetVolumeInformation", rootPath, error);
+        int error = (int)Real(method, args)!;
+        if (name == nameof(IWindowsSystemCalls.GetVolumeInformation) && error == 0 && ClaimBlockRefcounting)
+        {
+            args[2] = (uint)args[2]! | Win32.FileSupportsBlockRefcounting;
+        }
+
+        return Record(name, Subject(method, args), error);
     }
 
-    public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
-        Record("GetDiskFreeSpace", rootPath, _real.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector));
+    private object? Real(MethodInfo method, object?[] args) => method.Invoke(_real, BindingFlags.DoNotWrapExceptions, null, args, null);
 
-    public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle) =>
-        Record("CreateFile", $"{path} {(creationDisposition == Win32.CreateNew ? "CreateNew" : "OpenExisting")}", _real.CreateFile(path, desiredAccess, shareMode, creationDisposition, flagsAndAttributes, out handle));
-
-    public int GetFileInformation(SafeFileHandle file, out Win32FileInformation information) => Record("GetFileInformation", "", _real.GetFileInformation(file, out information));
-
-    public int GetFileId(SafeFileHandle file, out Win32FileId id) => Record("GetFileId", "", _real.GetFileId(file, out id));
-
-    public int GetStreamNames(SafeFileHandle file, out string[] names) => Record("GetStreamNames", "", _real.GetStreamNames(file, out names));
-
-    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size) => Record("GetExtendedAttributesSize", "", _real.GetExtendedAttributesSize(file, out size));
-
-    public int GetFinalPathName(SafeFileHandle file, out string path) => Record("GetFinalPathName", "", _real.GetFinalPathName(file, out path));
-
-    public int SetSparse(SafeFileHandle file, bool sparse) => Record("SetSparse", $"{sparse}", _real.SetSparse(file, sparse));
-
-    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    /// <summary>What the tests read of a call: the path it is about, its flag or length ("wine" for an FSCTL Wine answered).</summary>
+    private static string Subject(MethodInfo method, object?[] args)
     {
-        int? scripted = Scripted("GetIntegrityInformation");
-        if (scripted is null)
+        if (method.Name == nameof(IWindowsSystemCalls.CreateFile))
         {
-            return Record("GetIntegrityInformation", "wine", _real.GetIntegrityInformation(file, out information));
+            return $"{args[0]} {((uint)args[3]! == Win32.CreateNew ? "CreateNew" : "OpenExisting")}";
         }
 
-        information = _integrity.TryGetValue(file, out IntegrityInformation known) ? known : new IntegrityInformation(2, 0);
-        return Record("GetIntegrityInformation", "scripted", scripted.Value);
+        if (method.Name is nameof(IWindowsSystemCalls.DuplicateExtents))
+        {
+            return $"wine {args[2]} {args[4]}";
+        }
+
+        ParameterInfo[] parameters = method.GetParameters();
+        var parts = new List<string>();
+        for (int i = 0; i < parameters.Length; i++)
+        {
+            if (!parameters[i].IsOut && args[i] is string or bool or long)
+            {
+                parts.Add(Convert.ToString(args[i], System.Globalization.CultureInfo.InvariantCulture)!);
+            }
+        }
+
+        string subject = string.Join(" ", parts);
+        return method.Name is nameof(IWindowsSystemCalls.GetIntegrityInformation) or nameof(IWindowsSystemCalls.SetIntegrityInformation) ? "wine" : subject;
     }
-
-    public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
-    {
-        int? scripted = Scripted("SetIntegrityInformation");
-        if (scripted is null)
-        {
-            return Record("SetIntegrityInformation", "wine", _real.SetIntegrityInformation(file, information));
-        }
-
-        if (scripted == 0)
-        {
-            _integrity[file] = information;
-        }
-
-        return Record("SetIntegrityInformation", $"scripted {information.ChecksumAlgorithm}", scripted.Value);
-    }
-
-    public int SetEndOfFile(SafeFileHandle file, long length) => Record("SetEndOfFile", $"{length}", _real.SetEndOfFile(file, length));
-
-    public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
-    {
-        int? scripted = Scripted("DuplicateExtents");
-        if (scripted is null)
-        {
-            return Record("DuplicateExtents", $"wine {sourceOffset} {byteCount}", _real.DuplicateExtents(source, destination, sourceOffset, destinationOffset, byteCount));
-        }
-
-        if (scripted == 0)
-        {
-            // What a clone would leave: the source's bytes in the destination's range, within its end of file.
-            long length = Math.Min(byteCount, System.IO.RandomAccess.GetLength(destination) - destinationOffset);
-            var buffer = new byte[Math.Max(0, length)];
-            int read = System.IO.RandomAccess.Read(source, buffer, sourceOffset);
-            System.IO.RandomAccess.Write(destination, buffer.AsSpan(0, read), destinationOffset);
-        }
-
-        return Record("DuplicateExtents", $"scripted {sourceOffset} {byteCount}", scripted.Value);
-    }
-
-    public int SetDeleteOnClose(SafeFileHandle file, bool delete) => Record("SetDeleteOnClose", $"{delete}", _real.SetDeleteOnClose(file, delete));
-
-    public void CloseHandle(SafeFileHandle file)
-    {
-        Record("CloseHandle", "", 0);
-        _real.CloseHandle(file);
-    }
-
-    public int CopyFile(string source, string destination) => Record("CopyFile", destination, _real.CopyFile(source, destination));
-
-    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster) => Record("GetFirstCluster", "", _real.GetFirstCluster(file, out logicalCluster));
-
-    public int DeleteFile(string path) => Record("DeleteFile", path, _real.DeleteFile(path));
-
-    public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) => Record("CreateSymbolicLink", linkPath, _real.CreateSymbolicLink(linkPath, targetPath, flags));
-
-    public int CreateHardLink(string linkPath, string existingPath) => Record("CreateHardLink", linkPath, _real.CreateHardLink(linkPath, existingPath));
 
     private int? Scripted(string name) => Fsctl(name, CallsTo(name).Count() + 1);
 
@@ -141,5 +116,21 @@ internal sealed class RecordingWindowsSystemCalls : IWindowsSystemCalls
     {
         Calls.Add($"{name} {subject} => {error}");
         return error;
+    }
+
+    /// <summary>The proxy DispatchProxy builds: each call of the seam becomes one <see cref="Handle"/>.</summary>
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Performance", "CA1852:Seal internal types", Justification = "DispatchProxy builds its proxy as a subclass of this type: it must not be sealed.")]
+    public class Recorder : DispatchProxy
+    {
+        private RecordingWindowsSystemCalls? _owner;
+
+        internal static IWindowsSystemCalls Over(RecordingWindowsSystemCalls owner)
+        {
+            IWindowsSystemCalls seam = Create<IWindowsSystemCalls, Recorder>();
+            ((Recorder)(object)seam)._owner = owner;
+            return seam;
+        }
+
+        protected override object? Invoke(MethodInfo? targetMethod, object?[]? args) => _owner!.Handle(targetMethod!, args ?? []);
     }
 }
