@@ -14,7 +14,7 @@
 #                 project directory is not the process's current directory and whose environment alone holds
 #                 the scenario's escape hatches, as uid 65534.
 # Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
-# pass through) and prints their summary line on stderr.
+# pass through, and CLONECOPY_SCENARIOS, to run a few scenarios in the plain lanes) and prints their summary line on stderr.
 # Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
 # Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded]...   (all when none is named)
 set -euo pipefail
@@ -72,6 +72,7 @@ run() {
 
 common=(HOME="$scratch/home" DOTNET_CLI_HOME="$scratch/home" DOTNET_NOLOGO=1 PATH="$PATH" CI="${CI:-}"
   ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES}
+  ${CLONECOPY_SCENARIOS:+"CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS"}
   CLONECOPY_TEST_EXT4="$scratch/ext4" CLONECOPY_TEST_XFS="$scratch/xfs" CLONECOPY_TEST_XFS2="$scratch/xfs" CLONECOPY_TEST_BTRFS="$scratch/xfs")
 status=0
 for lane in "${lanes[@]}"; do

@@ -21,6 +21,12 @@ internal enum NotClonedReason
     /// <summary>An empty source: there is nothing to share, and an attempt proves nothing.</summary>
     EmptyFile,
 
+    /// <summary>
+    /// The source's size did not say how much it holds (a named pipe, a device, a /proc file: their size is 0
+    /// whatever they give), so it was read to its end, as File.Copy reads; there were bytes to copy.
+    /// </summary>
+    SizeNotKnownInAdvance,
+
     /// <summary>The filesystem holding the files cannot clone (ext4, tmpfs, XFS without reflink...).</summary>
     FilesystemCannotClone,
 

@@ -29,6 +29,8 @@ internal static class CloneCopyText
 
     public static string ReasonEmptyFile => Get(nameof(ReasonEmptyFile));
 
+    public static string ReasonSizeNotKnownInAdvance => Get(nameof(ReasonSizeNotKnownInAdvance));
+
     public static string ReasonFilesystemCannotClone => Get(nameof(ReasonFilesystemCannotClone));
 
     public static string ReasonDifferentVolumes => Get(nameof(ReasonDifferentVolumes));

@@ -34,6 +34,13 @@ internal interface IPlatform
     /// <summary>True when writing into this existing entry in place would also change another path's file.</summary>
     bool IsSharedEntry(PathStatus entry);
 
+    /// <summary>
+    /// Whether a write into an existing read-only file would go through for this process: on Unix root may write
+    /// whatever the mode says (access(2) answers for it, on Linux and macOS alike); anyone else is refused, as
+    /// MSBuild's Copy is. On Windows the read-only attribute stops every writer.
+    /// </summary>
+    bool WriteWouldSucceed(string path);
+
     /// <summary>UseHardlinksIfPossible: returns false with the reason, worded as MSBuild words it, when the link could not be made.</summary>
     bool TryCreateHardLink(string existingPath, string newPath, out string error);
 

@@ -15,6 +15,7 @@ internal static class OutcomeText
     public static string Reason(NotClonedReason reason) => reason switch
     {
         NotClonedReason.EmptyFile => CloneCopyText.ReasonEmptyFile,
+        NotClonedReason.SizeNotKnownInAdvance => CloneCopyText.ReasonSizeNotKnownInAdvance,
         NotClonedReason.FilesystemCannotClone => CloneCopyText.ReasonFilesystemCannotClone,
         NotClonedReason.DifferentVolumes => CloneCopyText.ReasonDifferentVolumes,
         NotClonedReason.RefusedForThisFile => CloneCopyText.ReasonRefusedForThisFile,

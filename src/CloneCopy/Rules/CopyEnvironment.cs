@@ -48,7 +48,14 @@ internal class CopyEnvironment
     public virtual string? Variable(string name) => Environment.GetEnvironmentVariable(name);
 #pragma warning restore RS0030
 
-    protected virtual string Resolve(string spec) => System.IO.Path.GetFullPath(spec);
+    /// <remarks>
+    /// A spec of spaces only is joined to the project directory first, as MSBuild's AbsolutePath joins it:
+    /// Windows' Path.GetFullPath(" ") fails with "The path is empty.", while the joined path names the
+    /// project directory itself (Windows drops trailing spaces), which MSBuild's Copy reports as a folder
+    /// (MSB3024 for a destination, MSB3025 for a source).
+    /// </remarks>
+    protected virtual string Resolve(string spec) =>
+        System.IO.Path.GetFullPath(spec[0] == ' ' && spec.Trim(' ').Length == 0 ? Join(spec) : spec);
 
     protected virtual string Join(string spec) => System.IO.Path.Combine(_currentDirectory ?? Environment.CurrentDirectory, spec);
 }

@@ -9,8 +9,10 @@ namespace CloneCopy;
 /// What happens to an existing destination before it is written, by MSBuild's rules plus one protection:
 /// read-only is cleared when OverwriteReadOnlyFiles asks; a writable destination is deleted (quietly, as
 /// MSBuild does), so the write creates a new file instead of going through a hard link into, say, the NuGet
-/// cache; a read-only destination is kept and written in place, unless it is itself a hard or symbolic
-/// link, whose write in place would change the file it links to: that one is replaced.
+/// cache; a read-only destination is kept and written in place. MSBuild's write in place into a read-only
+/// file fails (access denied, MSB3021), and so does ours: a user may rely on that error. Only where the write
+/// would go through (root, whom the mode does not stop) and the destination is itself a hard or symbolic
+/// link, whose write in place would change the file it links to (the NuGet cache), is it replaced instead.
 /// MSBUILDCOPYWITHOUTDELETE keeps every destination in place.
 /// </summary>
 internal static class DestinationRules
@@ -45,11 +47,11 @@ internal static class DestinationRules
         {
             DeleteQuietly(destinationFull);
         }
-        else if (PlatformFactory.Current.IsSharedEntry(status) && !MSBuildPlatformRules.IsWindows)
+        else if (!MSBuildPlatformRules.IsWindows && PlatformFactory.Current.IsSharedEntry(status) && PlatformFactory.Current.WriteWouldSucceed(destinationFull))
         {
-            // Not quietly: if this link cannot be removed, writing through it must not happen either. (On
-            // Windows the read-only attribute belongs to the file all its links share: nothing can write through
-            // such a link, and MSBuild's own rule stands.)
+            // Not quietly: if this link cannot be removed, writing through it must not happen either. (Where
+            // the write would be refused, as for any user but root and always on Windows, where the read-only
+            // attribute belongs to the file all its links share, MSBuild's own rule and its error stand.)
             File.Delete(destinationFull);
         }
     }

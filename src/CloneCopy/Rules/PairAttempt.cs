@@ -39,14 +39,16 @@ internal sealed class PairAttempt
     {
         _cancellation.ThrowIfCancellationRequested();
 
-        PathStatus destination = PlatformFactory.Current.Probe(destinationFull);
+        // Looked at as MSBuild's FileState looks (backslashes read as '/' on Unix); copied by the path as given.
+        PathStatus destination = PlatformFactory.Current.Probe(FileStatePath.Of(destinationFull));
         if (destination.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.DestinationIsDirectory, pair.SourceSpec, pair.DestinationSpec);
             return PairOutcome.Failed;
         }
 
-        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceFull, PlatformFactory.Current.Probe(sourceFull));
+        string sourceAsSeen = FileStatePath.Of(sourceFull);
+        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceAsSeen, PlatformFactory.Current.Probe(sourceAsSeen));
         if (source.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
@@ -74,7 +76,7 @@ internal sealed class PairAttempt
         }
 
         // Read before anything is written: a hard link made below shares the source's attributes.
-        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceFull);
+        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceAsSeen);
         PairOutcome? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? LinkOrCloneInstead(sourceFull, destinationFull) : null;
         if (linked is null && _options.ErrorIfLinkFails)
         {

@@ -77,6 +77,9 @@ internal sealed class PairCopier
     /// </summary>
     private static bool IsUpToDate(string sourcePath, string destinationPath)
     {
+        // MSBuild's FileState reads backslashes as '/' on Unix (see FileStatePath).
+        sourcePath = FileStatePath.Of(sourcePath);
+        destinationPath = FileStatePath.Of(destinationPath);
         var destination = new FileInfo(destinationPath);
         if (!destination.Exists)
         {

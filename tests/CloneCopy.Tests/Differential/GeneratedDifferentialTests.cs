@@ -42,4 +42,14 @@ public sealed class GeneratedDifferentialTests
         Assert.True(report.Same > 0, report.ToString());
         SkippedShare.AssertWithinShare(report);
     }
+
+    /// <summary>The CI seeds keep drawing sources whose size (0) says nothing of their content (issue 25).</summary>
+    [Fact]
+    public void Generated_cases_include_named_pipes_and_proc_files_as_sources()
+    {
+        // The seeds CI runs by default, whatever this process was asked to run.
+        var cases = System.Linq.Enumerable.ToList(System.Linq.Enumerable.Select(System.Linq.Enumerable.Range(GeneratedDifferential.DefaultFirstSeed, CasesInCi), CaseGenerator.Make));
+        Assert.Contains(cases, c => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, "p/pipe") >= 0);
+        Assert.Contains(cases, c => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, SpecialSources.ProcFile) >= 0);
+    }
 }

@@ -127,6 +127,40 @@ public sealed class LinuxFileTransferTests
     [FilesystemTheory]
     [InlineData(FilesystemKind.Xfs)]
     [InlineData(FilesystemKind.Ext4)]
+    public void A_proc_file_whose_size_says_0_is_read_to_its_end(FilesystemKind kind)
+    {
+        string directory = _filesystems.NewDirectory(kind);
+        string destination = Path.Combine(directory, "ostype");
+
+        TransferResult result = NewTransfer().Transfer(SpecialSources.ProcFile, destination, CancellationToken.None);
+
+        Assert.Equal(File.ReadAllBytes(SpecialSources.ProcFile), File.ReadAllBytes(destination));
+        Assert.NotEmpty(File.ReadAllBytes(destination));
+        Assert.Equal(NotClonedReason.SizeNotKnownInAdvance, result.Reason);
+        Assert.Equal(new FileInfo(destination).Length, result.Bytes);
+    }
+
+    [FilesystemTheory]
+    [InlineData(FilesystemKind.Xfs)]
+    [InlineData(FilesystemKind.Ext4)]
+    public void A_named_pipe_is_read_until_its_writer_closes(FilesystemKind kind)
+    {
+        string directory = _filesystems.NewDirectory(kind);
+        string pipe = Path.Combine(directory, "pipe");
+        SpecialSources.MakePipe(pipe);
+        string destination = Path.Combine(directory, "copy");
+
+        using (SpecialSources.Feed(pipe))
+        {
+            NewTransfer().Transfer(pipe, destination, CancellationToken.None);
+        }
+
+        Assert.Equal(SpecialSources.PipeContent, File.ReadAllBytes(destination));
+    }
+
+    [FilesystemTheory]
+    [InlineData(FilesystemKind.Xfs)]
+    [InlineData(FilesystemKind.Ext4)]
     public void Leaves_the_same_mode_and_nanosecond_timestamp_as_File_Copy(FilesystemKind kind)
     {
         string directory = _filesystems.NewDirectory(kind);

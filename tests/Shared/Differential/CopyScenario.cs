@@ -81,7 +81,10 @@ public sealed class CopyScenario
     /// <summary>Only on Unix (modes, dot-files), only on Windows (attributes), or everywhere (null).</summary>
     public bool? UnixOnly { get; init; }
 
-    public bool AppliesHere => UnixOnly is not bool unix || unix != OperatingSystem.IsWindows();
+    /// <summary>Only on Linux: named pipes fed by a writer, /proc files (left out under Wine and on macOS).</summary>
+    public bool LinuxOnly { get; init; }
+
+    public bool AppliesHere => (UnixOnly is not bool unix || unix != OperatingSystem.IsWindows()) && (!LinuxOnly || OperatingSystem.IsLinux());
 
     public override string ToString() => Name;
 }

@@ -144,19 +144,35 @@ public static partial class CopyScenarios
             ExpectSuccess = false, // MSBuild's Copy deletes "alias/a.txt", which is a.txt, and then cannot copy it
             IntendedDifference = t => Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "a.txt"))),
         };
+        // As root MSBuild's Copy writes the new bytes through the link into the cache (CloneCopy replaces the
+        // link: intended); as another user it fails with access denied, and so does CloneCopy (issue 25).
         yield return new("read-only destination hard-linked to a package cache file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"], Retries = 0 })
         {
             UnixOnly = true,
             Arrange = t => t.HardLink("bin/pkg.dll", "cache/pkg.dll").ReadOnly("bin/pkg.dll"),
             DifferenceReplacesDestination = true,
             DifferingPaths = [@"bin/pkg\.dll", @"cache/pkg\.dll"],
-            // As root MSBuild's Copy writes the new bytes through the link into the cache; as another user it fails.
-            IntendedDifference = t =>
-            {
-                Assert.Equal(TestFiles.Content(4096, 13), File.ReadAllBytes(Path.Combine(t.Root, "cache", "pkg.dll")));
-                Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "bin", "pkg.dll")));
-            },
-            OutputsDiffer = true,
+            IntendedDifference = RunningAsRoot ? CacheKeptAndLinkReplaced : null,
+            OutputsDiffer = RunningAsRoot,
+            ExpectSuccess = RunningAsRoot,
+        };
+        yield return new("read-only destination symbolic-linked to a package cache file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"], Retries = 1 })
+        {
+            UnixOnly = true,
+            UsesSymbolicLinks = true,
+            Arrange = t => t.SymbolicLink("bin/pkg.dll", "cache/pkg.dll").ReadOnly("cache/pkg.dll"),
+            DifferenceReplacesDestination = true,
+            DifferingPaths = [@"bin/pkg\.dll", @"cache/pkg\.dll"],
+            IntendedDifference = RunningAsRoot ? CacheKeptAndLinkReplaced : null,
+            OutputsDiffer = RunningAsRoot,
+            ExpectSuccess = RunningAsRoot,
+        };
+        yield return new("read-only destination symbolic-linked to a package cache file, with overwrite", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"], OverwriteReadOnlyFiles = true })
+        {
+            UnixOnly = true,
+            UsesSymbolicLinks = true,
+            Arrange = t => t.SymbolicLink("bin/pkg.dll", "cache/pkg.dll").ReadOnly("cache/pkg.dll"),
+            ExpectSuccess = true,
         };
 
         // Names: too long for the filesystem (255 bytes per name on Linux, and past MAX_PATH segments on Windows).
@@ -166,6 +182,15 @@ public static partial class CopyScenarios
         yield return new("missing source among several, with retries", new CopyParameters { SourceFiles = ["a.txt", "nope.txt", "b.txt"], DestinationFolder = "out", Retries = 3 }) { ExpectErrorCodes = "MSB3030" };
         yield return new("source is a directory, among files", new CopyParameters { SourceFiles = ["a.txt", "dir", "b.txt"], DestinationFolder = "out" }) { ExpectErrorCodes = "MSB3025" };
         yield return new("destination is an existing directory, with skip unchanged", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["dir"], SkipUnchangedFiles = true }) { ExpectErrorCodes = "MSB3024" };
+    }
+
+    /// <summary>Root writes through read-only modes (MSBuild's Copy then writes into the linked cache file).</summary>
+    private static bool RunningAsRoot => !OperatingSystem.IsWindows() && CloneCopy.Platform.Unix.UnixLibC.GetEUid() == 0;
+
+    private static void CacheKeptAndLinkReplaced(ScenarioTree t)
+    {
+        Assert.Equal(TestFiles.Content(4096, 13), File.ReadAllBytes(Path.Combine(t.Root, "cache", "pkg.dll")));
+        Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "bin", "pkg.dll")));
     }
 
     /// <summary>Links and folders of files that are read-only, hidden or changed.</summary>

@@ -26,7 +26,8 @@ public static partial class CopyScenarios
     public static CopyScenario Named(string name) => All.Single(s => s.Name == name);
 
     private static IEnumerable<CopyScenario> Build() =>
-        Basics().Concat(AttributeMatrix()).Concat(ErrorClasses()).Concat(LinksAndFolders()).Concat(RetriesAndSwitches()).Concat(Spellings()).Concat(RuleOrder());
+        Basics().Concat(AttributeMatrix()).Concat(ErrorClasses()).Concat(LinksAndFolders()).Concat(RetriesAndSwitches()).Concat(Spellings()).Concat(RuleOrder())
+            .Concat(SpecialSources()).Concat(Backslashes()).Concat(BlankSpecs()).Concat(Relinking());
 
     private static IEnumerable<CopyScenario> Basics()
     {

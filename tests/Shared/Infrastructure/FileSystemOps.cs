@@ -51,6 +51,27 @@ public static class FileSystemOps
         return stat.LinkCount;
     }
 
+    /// <summary>
+    /// "fifo", "character device", "block device" or "socket" for an entry that is none of file, folder and
+    /// link (Unix); null otherwise. Such an entry must not be read to compare it: a pipe would wait for a writer.
+    /// </summary>
+    public static string? SpecialKind(string path)
+    {
+        if (OperatingSystem.IsWindows() || LibC.Statx(LibC.AT_FDCWD, path, LibC.AT_SYMLINK_NOFOLLOW, LibC.STATX_TYPE, out var stat) != 0)
+        {
+            return null;
+        }
+
+        return (stat.Mode & LibC.S_IFMT) switch
+        {
+            0x1000 => "fifo",
+            0x2000 => "character device",
+            0x6000 => "block device",
+            0xC000 => "socket",
+            _ => null,
+        };
+    }
+
     /// <summary>"mode=rw-r--r--" on Unix; "attributes=ReadOnly, Archive" on Windows.</summary>
     public static string Permissions(string path) => OperatingSystem.IsWindows()
         ? $"attributes={File.GetAttributes(path)}"

@@ -29,6 +29,11 @@ public static class TreeSnapshot
             {
                 lines.Add($"{relative}/");
             }
+            else if (FileSystemOps.SpecialKind(path) is string special)
+            {
+                // A named pipe (a scenario's special source): its kind, mode and links; reading it would wait.
+                lines.Add($"{relative} {special} {FileSystemOps.Permissions(path)} links={FileSystemOps.LinkCount(path)}");
+            }
             else
             {
                 string hash = Hash(path);

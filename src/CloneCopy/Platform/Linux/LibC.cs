@@ -34,6 +34,7 @@ internal static unsafe partial class LibC
 
     public const uint S_IFMT = 0xF000;
     public const uint S_IFDIR = 0x4000;
+    public const uint S_IFREG = 0x8000;
     public const uint S_IFLNK = 0xA000;
     public const uint PermissionBits = 0xFFF; // rwx for user/group/other plus setuid, setgid, sticky
     public const uint AccessPermissionBits = 0x1FF; // rwx for user/group/other
@@ -109,6 +110,8 @@ internal static unsafe partial class LibC
         public readonly ulong Device => ((ulong)DeviceMajor << 32) | DeviceMinor;
 
         public readonly bool IsDirectory => (Mode & S_IFMT) == S_IFDIR;
+
+        public readonly bool IsRegularFile => (Mode & S_IFMT) == S_IFREG;
 
         public readonly bool IsSymbolicLink => (Mode & S_IFMT) == S_IFLNK;
     }

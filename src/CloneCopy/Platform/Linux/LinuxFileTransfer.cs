@@ -99,8 +99,8 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     }
 
     /// <summary>
-    /// Clone-only requests on a pair of filesystems already known not to clone (ext4, two mounts), or for an
-    /// empty source, are answered from the capability cache with two path lookups, before a destination is
+    /// Clone-only requests on a pair of filesystems already known not to clone (ext4, two mounts), or for a
+    /// source that is empty or not a regular file (a named pipe must not be opened twice: the link is made), are answered from the capability cache with two path lookups, before a destination is
     /// created only to be removed again: with links asked for on such a volume, that is every file.
     /// </summary>
     private bool KnownNotToClone(string sourcePath, string destinationPath)
@@ -113,7 +113,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             return false; // let the attempt itself say what is wrong
         }
 
-        return source.Size == 0 || _cache.IsKnownImpossible(new VolumePair(source.Device, folder.Device), out _);
+        return source.Size == 0 || !source.IsRegularFile || _cache.IsKnownImpossible(new VolumePair(source.Device, folder.Device), out _);
     }
 
     /// <summary>
@@ -194,10 +194,13 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     private TransferResult TransferContent(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath, CancellationToken cancellationToken)
     {
         long length = (long)sourceStat.Size;
-        if (length == 0)
+        if (length == 0 || !sourceStat.IsRegularFile)
         {
-            // .NET skips the clone for empty files too: there is nothing to share and the answer proves nothing.
-            return new TransferResult(TransferMethod.Copied, NotClonedReason.EmptyFile, 0);
+            // A size of 0 is not proof of emptiness: a /proc file says 0 and holds text, a named pipe or a
+            // device says 0 and gives whatever is written to it. File.Copy reads such a source to its end, so
+            // this does too. For a truly empty regular file that is one read returning 0; nothing to clone.
+            long copied = CopyToEndOfFile(source, destination, destinationPath, cancellationToken);
+            return new TransferResult(TransferMethod.Copied, copied == 0 ? NotClonedReason.EmptyFile : NotClonedReason.SizeNotKnownInAdvance, copied);
         }
 
         var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
@@ -222,7 +225,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     {
         long length = (long)sourceStat.Size;
         result = TransferResult.Cloned(length);
-        return length != 0 && TryClone(source, destination, destinationPath, new VolumePair(sourceStat.Device, destinationStat.Device)) == NotClonedReason.None;
+        return length != 0 && sourceStat.IsRegularFile && TryClone(source, destination, destinationPath, new VolumePair(sourceStat.Device, destinationStat.Device)) == NotClonedReason.None;
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
@@ -302,7 +305,28 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             }
         }
 
-        byte[] buffer = ArrayPool<byte>.Shared.Rent((int)Math.Min(BufferSize, Math.Max(length, 4096)));
+        long written = ReadWriteLoop(source, destination, destinationPath, (int)Math.Min(BufferSize, Math.Max(length, 4096)), cancellationToken);
+        if (written < length)
+        {
+            // The source shrank while we read it; drop the preallocated tail so the size is what we wrote.
+            LibC.FTruncate(destination, written);
+        }
+    }
+
+    /// <summary>
+    /// A source whose size says nothing (0, or not a regular file): read until read() says end of file,
+    /// with no preallocation, since the size is not known. Returns the bytes written.
+    /// </summary>
+    private static long CopyToEndOfFile(int source, int destination, string destinationPath, CancellationToken cancellationToken) =>
+        ReadWriteLoop(source, destination, destinationPath, UnknownLengthBufferSize, cancellationToken);
+
+    /// <summary>64 KiB: a pipe's default capacity, and small enough for the usual empty file's one read.</summary>
+    private const int UnknownLengthBufferSize = 64 * 1024;
+
+    /// <summary>read() and write() until read() returns 0 (end of file); returns the bytes written.</summary>
+    private static long ReadWriteLoop(int source, int destination, string destinationPath, int bufferSize, CancellationToken cancellationToken)
+    {
+        byte[] buffer = ArrayPool<byte>.Shared.Rent(bufferSize);
         long written = 0;
         try
         {
@@ -338,11 +362,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             ArrayPool<byte>.Shared.Return(buffer);
         }
 
-        if (written < length)
-        {
-            // The source shrank while we read it; drop the preallocated tail so the size is what we wrote.
-            LibC.FTruncate(destination, written);
-        }
+        return written;
     }
 
     private static void WriteAll(int destination, string destinationPath, byte* data, nint count)

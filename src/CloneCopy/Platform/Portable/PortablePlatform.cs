@@ -21,6 +21,8 @@ internal sealed class PortablePlatform : IPlatform
 
     public bool IsSharedEntry(PathStatus entry) => entry.IsLink || entry.LinkCount > 1;
 
+    public bool WriteWouldSucceed(string path) => false;
+
     public bool TryCreateHardLink(string existingPath, string newPath, out string error)
     {
         error = "Hard links need the .NET build of CloneCopy on this operating system.";

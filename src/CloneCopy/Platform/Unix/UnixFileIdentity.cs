@@ -21,7 +21,10 @@ internal static class UnixFileIdentity
 
         if (source.IsLink)
         {
-            return true;
+            // A destination that is itself a symbolic link (one a first build made) holds no data: MSBuild's
+            // Copy deletes it and makes it again, which loses nothing unless the source's own chain of links
+            // passes through it (then the source would dangle, and MSBuild fails where we copy nothing).
+            return !destination.IsLink || LinkChainPassesThrough(sourceFull, destinationFull);
         }
 
         // Names compared without case: where they differ only in case in one directory, a case-insensitive
@@ -34,6 +37,28 @@ internal static class UnixFileIdentity
         PathStatus sourceDirectory = probe(Path.GetDirectoryName(sourceFull)!);
         PathStatus destinationDirectory = probe(Path.GetDirectoryName(destinationFull)!);
         return sourceDirectory.HasIdentity && sourceDirectory.Device == destinationDirectory.Device && sourceDirectory.Inode == destinationDirectory.Inode;
+    }
+
+    /// <summary>True when following <paramref name="linkPath"/>'s links, one by one, meets <paramref name="entryPath"/> (or loops).</summary>
+    private static bool LinkChainPassesThrough(string linkPath, string entryPath)
+    {
+        string current = linkPath;
+        for (int hop = 0; hop < 40; hop++)
+        {
+            string? target = new FileInfo(current).LinkTarget;
+            if (target is null)
+            {
+                return false;
+            }
+
+            current = Path.GetFullPath(Path.Combine(Path.GetDirectoryName(current)!, target));
+            if (string.Equals(current, entryPath, MSBuildPlatformRules.PathComparison))
+            {
+                return true;
+            }
+        }
+
+        return true; // a loop, or a chain longer than the kernel follows: keep away from it
     }
 
     /// <summary>True when writing into this existing entry in place would also change another path's file.</summary>

@@ -18,6 +18,12 @@ internal static partial class UnixLibC
     [LibraryImport(Library, EntryPoint = "geteuid")]
     public static partial uint GetEUid();
 
+    /// <summary>access(2) with W_OK: may this process write the file a path leads to (root may, whatever its mode)?</summary>
+    [LibraryImport(Library, EntryPoint = "access", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Access(string path, int mode);
+
+    public const int W_OK = 2;
+
     [LibraryImport(Library, EntryPoint = "flock", SetLastError = true)]
     public static partial int FLock(int fd, int operation);
 

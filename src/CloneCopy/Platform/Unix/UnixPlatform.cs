@@ -32,6 +32,8 @@ internal class UnixPlatform : IPlatform
 
     public bool IsSharedEntry(PathStatus entry) => UnixFileIdentity.IsSharedEntry(entry);
 
+    public bool WriteWouldSucceed(string path) => UnixLibC.Access(path, UnixLibC.W_OK) == 0;
+
     public bool TryCreateHardLink(string existingPath, string newPath, out string error) => UnixLinks.TryCreateHardLink(existingPath, newPath, out error);
 
     public bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) => UnixLinks.TryCreateSymbolicLink(existingPath, newPath, out error);

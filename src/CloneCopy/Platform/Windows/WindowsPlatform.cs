@@ -77,6 +77,8 @@ internal sealed class WindowsPlatform : IPlatform
         return links > 1;
     }
 
+    public bool WriteWouldSucceed(string path) => false;
+
     public bool TryCreateHardLink(string existingPath, string newPath, out string error) =>
         WindowsLinks.TryCreateHardLink(_kernel, existingPath, newPath, out error);
 

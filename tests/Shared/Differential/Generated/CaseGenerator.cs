@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
+using CloneCopy.Tests.Infrastructure;
 
 namespace CloneCopy.Tests.Differential.Generated;
 
@@ -127,6 +128,7 @@ public static class CaseGenerator
             }
         }
 
+        AddSpecialSources(seed, entries, sources, links);
         toFolder |= sources.Count == 0;
         if (toFolder)
         {
@@ -161,6 +163,33 @@ public static class CaseGenerator
         parameters.SourceFiles = sources.Count == 0 && parameters.SourceFolders is not null ? null : sources.ToArray();
         AddExistingDestinations(random, entries, parameters, links);
         return new GeneratedCase(seed, entries, parameters);
+    }
+
+    /// <summary>
+    /// On Linux, sources whose size (0) does not say what they hold (issue 25): a named pipe fed by a writer,
+    /// a /proc file. Drawn from a second random stream, so the cases of earlier seeds stay as they were. The
+    /// pipe lives under "p" (no SourceFolders reach it) and is named once: a second open would find no writer.
+    /// A /proc file may be named twice, as any regular file; not when links are asked for: it is read-only, and
+    /// a second pair would meet a link to a read-only file as its destination (a shape left out above).
+    /// </summary>
+    private static void AddSpecialSources(int seed, List<TreeEntry> entries, List<string> sources, bool links)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return;
+        }
+
+        var random = new Random(unchecked(seed * 7919 + 25));
+        if (random.Next(100) < 20)
+        {
+            entries.Add(new TreeEntry(EntryKind.FedPipe, "p/pipe"));
+            sources.Insert(random.Next(sources.Count + 1), "p/pipe");
+        }
+
+        for (int copies = random.Next(100) < 20 && !links ? random.Next(1, 3) : 0; copies > 0; copies--)
+        {
+            sources.Insert(random.Next(sources.Count + 1), SpecialSources.ProcFile);
+        }
     }
 
     /// <summary>Puts something where some destinations will be written: every kind a build meets.</summary>

@@ -21,6 +21,9 @@ public enum EntryKind
     HardLink,
     SymbolicLink,
     DanglingLink,
+
+    /// <summary>A named pipe (Linux only): size 0, and each task's own writer gives it 14 bytes while the task runs.</summary>
+    FedPipe,
 }
 
 /// <summary>One entry of a generated tree; <see cref="Target"/> for links, relative to the tree.</summary>
@@ -40,11 +43,30 @@ public sealed record GeneratedCase(int Seed, IReadOnlyList<TreeEntry> Entries, C
         StartsEmpty = true,
         Arrange = Build,
         UsesSymbolicLinks = Entries.Any(e => e.Kind is EntryKind.SymbolicLink or EntryKind.DanglingLink),
+        WhileCopying = FeedPipes,
     };
+
+    /// <summary>A fresh writer for each pipe of the tree, for as long as one task runs (null: no pipes).</summary>
+    private IDisposable FeedPipes(ScenarioTree tree)
+    {
+        var writers = Entries.Where(e => e.Kind == EntryKind.FedPipe)
+            .Select(e => SpecialSources.Feed(System.IO.Path.Combine(tree.Root, e.Path))).ToList();
+        return new Writers(writers);
+    }
+
+    private sealed class Writers(List<IDisposable> writers) : IDisposable
+    {
+        public void Dispose() => writers.ForEach(w => w.Dispose());
+    }
 
     /// <summary>Makes the tree: files first, then links to them, then the modes that shut entries away.</summary>
     public void Build(ScenarioTree tree)
     {
+        if (Parameters.SourceFiles?.Contains(SpecialSources.ProcFile) == true)
+        {
+            SpecialSources.PinProcFile();
+        }
+
         foreach (TreeEntry entry in Entries.OrderBy(Phase))
         {
             string path = System.IO.Path.Combine(tree.Root, entry.Path);
@@ -64,6 +86,9 @@ public sealed record GeneratedCase(int Seed, IReadOnlyList<TreeEntry> Entries, C
                     break;
                 case EntryKind.Directory:
                     tree.Directory(entry.Path);
+                    break;
+                case EntryKind.FedPipe:
+                    SpecialSources.MakePipe(path);
                     break;
                 case EntryKind.UnreadableDirectory:
                     tree.Directory(entry.Path);
@@ -95,7 +120,7 @@ public sealed record GeneratedCase(int Seed, IReadOnlyList<TreeEntry> Entries, C
     private static int Phase(TreeEntry entry) => entry.Kind switch
     {
         EntryKind.Directory or EntryKind.UnreadableDirectory => 0,
-        EntryKind.File or EntryKind.ReadOnlyFile or EntryKind.UnreadableFile => 1,
+        EntryKind.File or EntryKind.ReadOnlyFile or EntryKind.UnreadableFile or EntryKind.FedPipe => 1,
         _ => 2,
     };
 
