@@ -88,20 +88,16 @@ for lane in "${lanes[@]}"; do
         setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
         MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
     hatches)
-      # <variable> <scenarios it changes (a regular expression on scenario names)>
+      # <variable> <scenarios it changes (a regular expression on scenario names)>, one line each, from the
+      # test binary: the product's list of escape hatches (CopyEscapeHatches) and their scenarios (EscapeHatchLanes).
+      hatches=$(dotnet "$tests" --escape-hatch-lanes)
       while read -r variable scenarios; do
         for value in 1 true ""; do
           run "differential with $variable='$value', as uid 65534" \
             setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
             "$variable=$value" CLONECOPY_SCENARIOS="$scenarios" CLONECOPY_GEN_CASES="${CLONECOPY_HATCH_CASES:-40}" || status=1
         done
-      done <<'HATCHES'
-MSBUILDCOPYWITHOUTDELETE hard-link|hard link|symbolic link to|dangling symbolic|read-only destination|overwrite a different destination|then the source changes$
-MSBUILDALWAYSRETRY read-only destination|always retry|destination parent is a file|destination folder is a file|not writable|not readable|held open
-MSBUILDALWAYSOVERWRITEREADONLYFILES read-only
-MSBuildUseSymboliclinksIfPossible symbolic link|hard link|one file to destination files|^source folder$|several files to a new nested folder|missing source among others
-MSBUILDCOPYTASKPARALLELISM twice|two sources|two spellings|duplicate|missing source|many files|A, B, A
-HATCHES
+      done <<< "$hatches"
       ;;
     multithreaded)
       trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as uid 65534" \

@@ -19,7 +19,7 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
 
     public override bool Execute()
     {
-        if (ProjectContext.Identify(BuildEngine, "CloneCopy: settings for this project build") is int id
+        if (ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings) is int id
             && BuildStatistics.ForProject(BuildEngine, id) is BuildStatistics.ProjectBuild build)
         {
             build.ClonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);

@@ -17,7 +17,7 @@ public sealed class CloneCopyStage : Microsoft.Build.Utilities.Task
 
     public override bool Execute()
     {
-        if (ProjectContext.Identify(BuildEngine, $"CloneCopy: {Stage} begins") is int id)
+        if (ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.Format(CloneCopyText.IdentifyingStage, Stage)) is int id)
         {
             BuildStatistics.ForProject(BuildEngine, id)?.BeginStage(Stage);
         }

@@ -40,11 +40,11 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
         // A mistyped guard must fail the build even where everything clones, or CI would never notice it.
         if (!RequireClonesSetting.TryParse(RequireClones, out RequireClonesMode guard))
         {
-            TaskLog.Error(Log, CloneCopyCodes.InvalidSetting, $"CloneCopy: CloneCopyRequireClones='{RequireClones}' is not a value CloneCopy knows. Use one of: {RequireClonesSetting.ValidValues}.");
+            TaskLog.Error(Log, CloneCopyCodes.InvalidSetting, CloneCopyText.Format(CloneCopyText.InvalidRequireClones, RequireClones, RequireClonesSetting.ValidValues));
             return false;
         }
 
-        int? project = ProjectContext.Identify(BuildEngine, "CloneCopy: summarising this project's copies");
+        int? project = ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSummary);
         string label = string.IsNullOrEmpty(TargetFramework) ? ProjectName ?? string.Empty : $"{ProjectName} {TargetFramework}";
         ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(label) : null;
         if (statistics is null)
@@ -61,9 +61,9 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return true;
         }
 
-        string stage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase) ? string.Empty : $" ({Stage})";
-        string projectName = label.Length == 0 ? string.Empty : $" [{label}]";
-        TaskLog.Message(Log, MessageImportance.High, $"CloneCopy{stage}: {statistics.Describe()}{projectName}");
+        string stage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase) ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryStage, Stage);
+        string projectName = label.Length == 0 ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryProject, label);
+        TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryLine, stage, statistics.Describe(), projectName));
         ReportPackageCacheElsewhere(statistics);
         EnforceRequireClones(statistics, guard);
         return !Log.HasLoggedErrors;
@@ -78,14 +78,14 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 
         // $(NuGetPackageRoot) is absolute: the process's directory, which under -mt is no project's, plays no part.
         string root = Path.GetFullPath(NuGetPackageRoot);
-        string? fromCache = statistics.CrossVolumeSourceDirectories().FirstOrDefault(d => d.StartsWith(root.TrimEnd('/', '\\'), PathComparison.Comparison));
+        string? fromCache = statistics.CrossVolumeSourceDirectories().FirstOrDefault(d => d.StartsWith(root.TrimEnd('/', '\\'), MSBuildPlatformRules.PathComparison));
         if (fromCache is null || !SayOncePerBuild(PackageCacheSaidKey))
         {
             return;
         }
 
         TaskLog.CodedMessage(Log, MessageImportance.High, CloneCopyCodes.PackageCacheOnOtherVolume,
-            $"CloneCopy: this build's outputs can be cloned, but the NuGet package cache ({root}) is on another volume, so package assemblies are copied. Put the cache on the same volume as your repository (set NUGET_PACKAGES, or RestorePackagesPath in Directory.Build.props) to clone them too.");
+            CloneCopyText.Format(CloneCopyText.PackageCacheOnAnotherVolume, root));
     }
 
     private void EnforceRequireClones(ProjectStatistics statistics, RequireClonesMode guard)
@@ -95,7 +95,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
-        string text = $"CloneCopy: CloneCopyRequireClones is set, but {statistics.NotCloned} {(statistics.NotCloned == 1 ? "file was" : "files were")} copied instead of cloned, for example {string.Join("; ", statistics.NotClonedExamples())}.";
+        string text = CloneCopyText.Format(statistics.NotCloned == 1 ? CloneCopyText.GuardCopiedOne : CloneCopyText.GuardCopiedMany, statistics.NotCloned, string.Join("; ", statistics.NotClonedExamples()));
         if (guard == RequireClonesMode.Error)
         {
             TaskLog.Error(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);
@@ -113,7 +113,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return;
         }
 
-        string text = $"CloneCopy: CloneCopyRequireClones is set, but this build host does not let CloneCopy see what {(string.IsNullOrEmpty(ProjectName) ? "this project" : ProjectName)}'s Copy calls did (each reported itself), so the guard could not check that files were cloned.";
+        string text = CloneCopyText.Format(CloneCopyText.GuardCouldNotRun, string.IsNullOrEmpty(ProjectName) ? CloneCopyText.GuardThisProject : ProjectName);
         if (guard == RequireClonesMode.Error)
         {
             TaskLog.Error(Log, CloneCopyCodes.GuardCouldNotRun, text);

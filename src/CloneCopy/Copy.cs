@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.Threading;
 using CloneCopy.Engine;
+using CloneCopy.Platform;
 using Microsoft.Build.Framework;
 using Microsoft.Build.Utilities;
 
@@ -11,6 +12,7 @@ namespace CloneCopy;
 /// A drop-in for MSBuild's Copy task that clones files on filesystems that can. Same parameters, outputs,
 /// defaults, validation, messages and codes; the bytes go through CloneCopy's transfer engine.
 /// </summary>
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Design", "CA1001:Types that own disposable fields should be disposable", Justification = "MSBuild never disposes a task; the CancellationTokenSource, without a timer or a wait handle, holds nothing to release.")]
 public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTask, IIncrementalTask
 {
     private readonly CancellationTokenSource _cancellation = new();
@@ -63,10 +65,10 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     public bool FailIfNotIncremental { get; set; }
 
     /// <summary>Where the bytes go; tests put a fake here.</summary>
-    internal IFileTransfer Transfer { get; set; } = FileTransferFactory.Shared;
+    internal IFileTransfer Transfer { get; set; } = PlatformFactory.Current.Transfer;
 
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
-    internal EngineDiagnostics Diagnostics { get; set; } = FileTransferFactory.Diagnostics;
+    internal EngineDiagnostics Diagnostics { get; set; } = PlatformFactory.Diagnostics;
 
     private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 
@@ -143,7 +145,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
             return;
         }
 
-        string line = "CloneCopy: " + statistics.Describe();
+        string line = CloneCopyText.Format(CloneCopyText.SummaryLine, string.Empty, statistics.Describe(), string.Empty);
         BuildStatistics.ProjectBuild? build = ProjectBuild(line);
         if (build is null)
         {
@@ -151,13 +153,13 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
         else if (!build.TryAdd(statistics))
         {
-            TaskLog.Message(Log, MessageImportance.High, $"CloneCopy (after Build): {statistics.Describe()} [{build.ProjectName}]");
+            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterBuild, statistics.Describe(), build.ProjectName));
         }
     }
 
     /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
     private bool ClonesInsteadOfLinksInThisProject() =>
-        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild("CloneCopy: links requested")?.ClonesInsteadOfLinks == true;
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild(CloneCopyText.IdentifyingLinks)?.ClonesInsteadOfLinks == true;
 
     /// <summary>The statistics and settings of the project build this call runs in; null where the host cannot say.</summary>
     private BuildStatistics.ProjectBuild? ProjectBuild(string message)
@@ -165,7 +167,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         if (!_projectBuildAsked)
         {
             _projectBuildAsked = true;
-            _projectBuild = ProjectContext.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+            _projectBuild = ProjectBuildIdentity.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
         }
 
         return _projectBuild;

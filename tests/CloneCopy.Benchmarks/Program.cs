@@ -30,7 +30,7 @@ switch (command)
 
 return 0;
 
-int Get(string name, int fallback) => options.Where(o => o.Key == name).Select(o => int.Parse(o.Value)).DefaultIfEmpty(fallback).Last();
+int Get(string name, int fallback) => options.Where(o => o.Key == name).Select(o => int.Parse(o.Value, System.Globalization.CultureInfo.InvariantCulture)).DefaultIfEmpty(fallback).Last();
 
 static List<KeyValuePair<string, string>> ParseOptions(string[] arguments)
 {

@@ -65,7 +65,7 @@ public static class RepositoryGenerator
             random.NextBytes(data);
             Directory.CreateDirectory(Path.Combine(root, name, "data"));
             File.WriteAllBytes(Path.Combine(root, name, "data", $"{name}.bin"), data);
-            solution.Append($"  <Project Path=\"{name}/{name}.csproj\" />\n");
+            solution.Append(System.Globalization.CultureInfo.InvariantCulture, $"  <Project Path=\"{name}/{name}.csproj\" />\n");
         }
 
         Write(root, "Generated.slnx", solution.Append("</Solution>\n").ToString());

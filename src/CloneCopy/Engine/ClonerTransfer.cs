@@ -21,11 +21,14 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     private string _unavailableReason = string.Empty;
     private readonly object _buildLock = new();
     private object? _build;
+    private readonly Func<string, FileInfo> _fileItLeadsTo;
     private long _linkLimitHits;
 
-    public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics)
+    /// <param name="fileItLeadsTo">The platform's answer to "which file does this path lead to" (<see cref="IPlatform.FileItLeadsTo"/>); .NET's by default.</param>
+    public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics, Func<string, FileInfo>? fileItLeadsTo = null)
     {
         Diagnostics = diagnostics;
+        _fileItLeadsTo = fileItLeadsTo ?? (path => Platform.Portable.DotNetPathProbe.FileItLeadsTo(path));
         _cloner = new Lazy<IFileCloner?>(() => Create(createCloner), LazyThreadSafetyMode.ExecutionAndPublication);
     }
 
@@ -67,12 +70,12 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
 
         // For a symbolic link, the file it leads to: on Windows a link's own length is 0 and its attributes
         // are the link's, and File.Copy copies the target. Its volume is the one that decides cloning.
-        FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
+        FileInfo source = _fileItLeadsTo(sourcePath);
         long length = source.Length; // throws FileNotFoundException for a missing source, as File.Copy would
         NotClonedReason reason;
         try
         {
-            reason = TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: false);
+            reason = TryClone(source, sourcePath, destinationPath, inPlaceOfLink: false, cancellationToken);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -103,8 +106,8 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         result = default;
         try
         {
-            FileInfo source = FileLinks.FileItLeadsTo(sourcePath);
-            if (!source.Exists || TryClone(source, sourcePath, destinationPath, cancellationToken, inPlaceOfLink: true) != NotClonedReason.None)
+            FileInfo source = _fileItLeadsTo(sourcePath);
+            if (!source.Exists || TryClone(source, sourcePath, destinationPath, inPlaceOfLink: true, cancellationToken) != NotClonedReason.None)
             {
                 return false;
             }
@@ -124,7 +127,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
     /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
     /// </param>
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, CancellationToken cancellationToken, bool inPlaceOfLink)
+    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)

@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.Windows;
 
 /// <summary>
 /// The block-clone steps on real Wine files: the volume is made to claim block refcounting and the clone
-/// FSCTLs are scripted (<see cref="RecordingKernel32"/>), while CreateFile, FSCTL_SET_SPARSE, the end of
+/// FSCTLs are scripted (<see cref="RecordingWindowsSystemCalls"/>), while CreateFile, FSCTL_SET_SPARSE, the end of
 /// file, DeleteFile, and the attributes and timestamps set afterwards are Wine's own.
 /// </summary>
 public sealed class BlockCloneUnderWineTests : IDisposable
@@ -33,7 +33,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void A_clone_runs_its_steps_on_real_files_and_ends_with_the_attributes_and_timestamp_File_Copy_gives()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 10_000);
         File.SetAttributes(source, FileAttributes.ReadOnly | FileAttributes.Hidden | FileAttributes.Archive);
         File.Copy(source, Path.Combine(_directory, "by-file-copy.dll"));
@@ -54,7 +54,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void Wine_answers_the_clone_FSCTL_with_ERROR_NOT_SUPPORTED_a_refusal_of_that_file_only_and_leaves_no_half_file()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true };
         ClonerTransfer transfer = Transfer(kernel);
         string first = TestFiles.Write(Path.Combine(_directory, "a.dll"), 5000, 1);
         string second = TestFiles.Write(Path.Combine(_directory, "b.dll"), 5000, 2);
@@ -77,7 +77,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void Disk_full_half_way_deletes_the_half_made_clone_on_the_real_filesystem_and_File_Copy_has_the_last_word()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true, Fsctl = (name, n) => name == "DuplicateExtents" && n == 2 ? Win32.ErrorDiskFull : 0 };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (name, n) => name == "DuplicateExtents" && n == 2 ? Win32.ErrorDiskFull : 0 };
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 200_000);
         string destination = Path.Combine(_directory, "b.dll");
 
@@ -96,7 +96,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     public void Cancelled_half_way_the_file_marked_delete_on_close_is_gone_on_the_real_filesystem()
     {
         using var cancellation = new CancellationTokenSource();
-        var kernel = new RecordingKernel32
+        var kernel = new RecordingWindowsSystemCalls
         {
             ClaimBlockRefcounting = true,
             Fsctl = (name, _) =>
@@ -122,7 +122,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void Through_the_task_the_link_limit_answer_347_is_a_copy_and_one_CLC003_warning()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true, Fsctl = (name, n) => name == "DuplicateExtents" && n == 1 ? Win32.ErrorBlockTooManyReferences : 0 };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (name, n) => name == "DuplicateExtents" && n == 1 ? Win32.ErrorBlockTooManyReferences : 0 };
         var diagnostics = new EngineDiagnostics();
         string source = TestFiles.Write(Path.Combine(_directory, "pkg.dll"), 8192);
         var engine = new TestBuildEngine();
@@ -131,7 +131,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
             BuildEngine = engine,
             SourceFiles = [new TaskItem(source), new TaskItem(source)],
             DestinationFiles = [new TaskItem(Path.Combine(_directory, "p1", "pkg.dll")), new TaskItem(Path.Combine(_directory, "p2", "pkg.dll"))],
-            Transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), diagnostics),
+            Transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel.Seam), diagnostics),
             Diagnostics = diagnostics,
         };
 
@@ -145,7 +145,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void A_source_open_elsewhere_without_sharing_is_a_sharing_violation_that_File_Copy_reports_and_nothing_is_left()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 5000);
         string destination = Path.Combine(_directory, "b.dll");
 
@@ -161,7 +161,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     [Fact]
     public void An_existing_read_only_destination_is_left_to_File_Copy_which_refuses_it_as_on_Windows()
     {
-        var kernel = new RecordingKernel32 { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 5000, 1);
         string destination = TestFiles.Write(Path.Combine(_directory, "kept.dll"), 10, 2);
         File.SetAttributes(destination, FileAttributes.ReadOnly);
@@ -173,6 +173,6 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Equal(TestFiles.Content(10, 2), File.ReadAllBytes(destination));
     }
 
-    private static ClonerTransfer Transfer(RecordingKernel32 kernel, long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(kernel, chunkSize), new EngineDiagnostics());
+    private static ClonerTransfer Transfer(RecordingWindowsSystemCalls kernel, long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>
+        new(() => new WindowsBlockCloner(kernel.Seam, chunkSize), new EngineDiagnostics());
 }

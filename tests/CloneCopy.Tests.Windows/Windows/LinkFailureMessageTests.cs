@@ -1,6 +1,7 @@
 using System;
 using System.IO;
 using System.Runtime.InteropServices;
+using CloneCopy.Platform;
 using CloneCopy.Platform.Windows;
 using CloneCopy.Tests.Infrastructure;
 using Xunit;
@@ -27,7 +28,7 @@ public sealed class LinkFailureMessageTests : IDisposable
         string cached = TestFiles.Write(Path.Combine(_directory, "pkg.dll"), 100, seed: 1);
         string taken = TestFiles.Write(Path.Combine(_directory, "taken.dll"), 100, seed: 2);
 
-        bool made = WindowsLinks.TryCreateHardLink(cached, taken, out string error);
+        bool made = PlatformFactory.Current.TryCreateHardLink(cached, taken, out string error);
 
         Assert.False(made);
         const int AlreadyExists = unchecked((int)0x800700B7); // HRESULT_FROM_WIN32(ERROR_ALREADY_EXISTS)

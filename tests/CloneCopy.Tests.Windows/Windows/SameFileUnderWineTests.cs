@@ -26,7 +26,7 @@ public sealed class SameFileUnderWineTests : IDisposable
         string destination = WinePaths.ThroughDriveZ(source);
 
         Assert.True(File.Exists(destination), destination);
-        Assert.True(FileIdentity.DestinationIsTheSource(source, PathProbe.Get(source), destination, PathProbe.Get(destination)));
+        Assert.True(PlatformFactory.Current.DestinationIsTheSource(source, PlatformFactory.Current.Probe(source), destination, PlatformFactory.Current.Probe(destination)));
     }
 
     [Fact]
@@ -57,7 +57,7 @@ public sealed class SameFileUnderWineTests : IDisposable
         string destination = Path.Combine(Directory.CreateDirectory(Path.Combine(_directory, "bin")).FullName, "a.dll");
         FileSystemOps.HardLink(destination, source);
 
-        Assert.False(FileIdentity.DestinationIsTheSource(source, PathProbe.Get(source), destination, PathProbe.Get(destination)));
+        Assert.False(PlatformFactory.Current.DestinationIsTheSource(source, PlatformFactory.Current.Probe(source), destination, PlatformFactory.Current.Probe(destination)));
     }
 
     [Fact]
@@ -66,6 +66,6 @@ public sealed class SameFileUnderWineTests : IDisposable
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 100);
         string destination = TestFiles.Write(Path.Combine(_directory, "b.dll"), 100);
 
-        Assert.False(FileIdentity.DestinationIsTheSource(source, PathProbe.Get(source), destination, PathProbe.Get(destination)));
+        Assert.False(PlatformFactory.Current.DestinationIsTheSource(source, PlatformFactory.Current.Probe(source), destination, PlatformFactory.Current.Probe(destination)));
     }
 }

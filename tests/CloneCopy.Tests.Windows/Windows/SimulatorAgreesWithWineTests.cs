@@ -9,7 +9,7 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The simulated kernel32 (<see cref="SimulatedKernel32"/>) against the real calls Wine implements, asked the
+/// The simulated kernel32 (<see cref="SimulatedWindowsSystemCalls"/>) against the real calls Wine implements, asked the
 /// same questions about the same real files: share-mode violations, delete-on-close, the streams and extended
 /// attributes of a plain file, and the mount point of a path. Where Wine and the simulator agree, the
 /// simulator's model of those calls is not only the project's belief. The clone FSCTL itself Wine does not
@@ -44,7 +44,7 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     {
         string file = TestFiles.Write(Path.Combine(_directory, "shared.dll"), 100);
 
-        int wine = SecondOpen(Kernel32Calls.Instance, file, firstAccess, firstShare, secondAccess, secondShare);
+        int wine = SecondOpen(WindowsSystemCalls.Instance, file, firstAccess, firstShare, secondAccess, secondShare);
         int simulated = SecondOpen(NewSimulator(), file, firstAccess, firstShare, secondAccess, secondShare);
 
         Assert.Equal(wine, simulated);
@@ -53,7 +53,7 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     [Fact]
     public void A_file_marked_delete_on_close_is_gone_when_its_handle_closes_and_a_cleared_mark_keeps_it()
     {
-        foreach ((string name, IKernel32 kernel) in new (string, IKernel32)[] { ("wine", Kernel32Calls.Instance), ("simulated", NewSimulator()) })
+        foreach ((string name, IWindowsSystemCalls kernel) in new (string, IWindowsSystemCalls)[] { ("wine", WindowsSystemCalls.Instance), ("simulated", NewSimulator()) })
         {
             string deleted = Path.Combine(_directory, name + "-deleted.dll");
             string kept = Path.Combine(_directory, name + "-kept.dll");
@@ -79,7 +79,7 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     {
         string file = TestFiles.Write(Path.Combine(_directory, "plain.dll"), 100);
         var answers = new List<(int Streams, string[] Names, int Extended, uint Size)>();
-        foreach (IKernel32 kernel in new IKernel32[] { Kernel32Calls.Instance, NewSimulator() })
+        foreach (IWindowsSystemCalls kernel in new IWindowsSystemCalls[] { WindowsSystemCalls.Instance, NewSimulator() })
         {
             Assert.Equal(0, kernel.CreateFile(file, Read, ShareR, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle));
             int streams = kernel.GetStreamNames(handle, out string[] names);
@@ -102,7 +102,7 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     {
         string file = Path.Combine(_directory, "a.dll");
         var answers = new List<string>();
-        foreach (IKernel32 kernel in new IKernel32[] { Kernel32Calls.Instance, NewSimulator() })
+        foreach (IWindowsSystemCalls kernel in new IWindowsSystemCalls[] { WindowsSystemCalls.Instance, NewSimulator() })
         {
             int error = kernel.GetVolumePathName(file, out string volumePath);
             answers.Add($"{error} {volumePath}");
@@ -112,15 +112,15 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     }
 
     /// <summary>Wine's drives as the simulator knows volumes: C: (the prefix) and Z: (the host's root).</summary>
-    private static SimulatedKernel32 NewSimulator()
+    private static SimulatedWindowsSystemCalls NewSimulator()
     {
-        var kernel = new SimulatedKernel32();
+        var kernel = new SimulatedWindowsSystemCalls();
         kernel.AddVolume(@"C:\", @"\\?\Volume{00000000-0000-0000-0000-000000000043}\", "NTFS", blockRefcounting: false);
         kernel.AddVolume(@"Z:\", @"\\?\Volume{00000000-0000-0000-0000-00000000005a}\", "NTFS", blockRefcounting: false);
         return kernel;
     }
 
-    private static int SecondOpen(IKernel32 kernel, string file, uint firstAccess, uint firstShare, uint secondAccess, uint secondShare)
+    private static int SecondOpen(IWindowsSystemCalls kernel, string file, uint firstAccess, uint firstShare, uint secondAccess, uint secondShare)
     {
         Assert.Equal(0, kernel.CreateFile(file, firstAccess, firstShare, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle first));
         try

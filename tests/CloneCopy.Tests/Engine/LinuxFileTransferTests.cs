@@ -65,7 +65,7 @@ public sealed class LinuxFileTransferTests
         ProcessRunner.RunChecked("filefrag", $"-v \"{path}\"").Split('\n')
             .Select(line => Regex.Match(line, @"^\s*\d+:\s*(\d+)\.\.\s*\d+:\s*(\d+)\.\.\s*\d+:\s*(\d+):\s*(?:\d+:)?\s*(\S*)\s*$"))
             .Where(m => m.Success)
-            .Select(m => (long.Parse(m.Groups[1].Value), long.Parse(m.Groups[2].Value), long.Parse(m.Groups[3].Value), m.Groups[4].Value))
+            .Select(m => (long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture), long.Parse(m.Groups[2].Value, System.Globalization.CultureInfo.InvariantCulture), long.Parse(m.Groups[3].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups[4].Value))
             .ToList();
 
     [FilesystemTheory]

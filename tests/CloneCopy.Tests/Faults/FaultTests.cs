@@ -3,6 +3,7 @@ using System.IO;
 using System.Linq;
 using System.Threading;
 using CloneCopy.Engine;
+using CloneCopy.Platform;
 using CloneCopy.Tests.Infrastructure;
 using Microsoft.Build.Framework;
 using Microsoft.Build.Utilities;
@@ -105,7 +106,7 @@ public sealed class FaultTests
             SourceFiles = [new TaskItem(source)],
             DestinationFiles = [new TaskItem(destination)],
             RetryDelayMilliseconds = 1,
-            Transfer = new DeletingSourceFirst(FileTransferFactory.Shared),
+            Transfer = new DeletingSourceFirst(PlatformFactory.Current.Transfer),
         };
 
         Assert.False(task.Execute());

@@ -11,7 +11,7 @@ public readonly record struct FileMetadata(string Mode, long Size, string LastWr
     {
         string[] fields = ProcessRunner.RunChecked("stat", $"-c \"%a|%s|%y\" \"{path}\"").Trim().Split('|');
         string hash = Convert.ToHexString(SHA256.HashData(File.ReadAllBytes(path)));
-        return new FileMetadata(fields[0], long.Parse(fields[1]), fields[2], hash);
+        return new FileMetadata(fields[0], long.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture), fields[2], hash);
     }
 }
 

@@ -40,6 +40,7 @@ public static partial class SystemCallTrace
         var start = new ProcessStartInfo("strace") { RedirectStandardError = true, UseShellExecute = false };
         arguments.ForEach(start.ArgumentList.Add);
         using var strace = Process.Start(start) ?? throw new InvalidOperationException("could not start strace");
+        bool detached;
         try
         {
             WaitUntilTraced(threads, strace);
@@ -49,11 +50,16 @@ public static partial class SystemCallTrace
         {
             // SIGINT makes strace detach from every thread and flush its log; a killed strace could leave threads stopped.
             Interrupt(strace.Id);
-            if (!strace.WaitForExit(30_000))
+            detached = strace.WaitForExit(30_000);
+            if (!detached)
             {
                 strace.Kill();
-                throw new TimeoutException("strace did not detach within 30 s");
             }
+        }
+
+        if (!detached)
+        {
+            throw new TimeoutException("strace did not detach within 30 s"); // after the finally (CA2219): an exception of the action itself is not hidden
         }
 
         try

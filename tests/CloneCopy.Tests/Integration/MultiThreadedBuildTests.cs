@@ -57,7 +57,7 @@ public sealed partial class MultiThreadedBuildTests
         string[] projects = ["App", .. Enumerable.Range(1, 8).Select(i => $"L{i}")];
         Assert.Equal(projects.Order(), lines.Select(l => l.Project).Order());
         Assert.All(lines, l => Assert.True(l.Cloned > 0, l.Line));
-        Assert.Equal(CopyingLine().Matches(log).Count, lines.Sum(l => l.Cloned + l.Copied));
+        Assert.Equal(CopyingLine().Count(log), lines.Sum(l => l.Cloned + l.Copied));
         for (int i = 1; i <= 8; i++)
         {
             string library = Path.Combine(repository.Root, $"L{i}", "bin", "Debug", "net10.0", $"L{i}.dll");
@@ -211,8 +211,8 @@ public sealed partial class MultiThreadedBuildTests
 
     /// <summary>The Build summary lines ("CloneCopy: N files cloned (...) [Project]"), one per project build.</summary>
     private static List<Summary> SummaryLines(string log) =>
-        SummaryLine().Matches(log).Select(m => new Summary(m.Value, m.Groups["project"].Value, int.Parse(m.Groups["cloned"].Value),
-            m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value) : 0)).ToList();
+        SummaryLine().Matches(log).Select(m => new Summary(m.Value, m.Groups["project"].Value, int.Parse(m.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture),
+            m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value, System.Globalization.CultureInfo.InvariantCulture) : 0)).ToList();
 
     [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \([0-9.]+ [KMGT]?B not written[^)]*\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z0-9]+)\]")]
     private static partial Regex SummaryLine();

@@ -56,7 +56,7 @@ public sealed partial class SummaryTests
         Assert.True(code == 0, log);
         var summaries = Summaries(log);
         Assert.Equal(["App", "Lib", "Other"], summaries.Keys.Order());
-        int transferred = CopyingLines().Matches(log).Count;
+        int transferred = CopyingLines().Count(log);
         Assert.Equal(transferred, summaries.Values.Sum(s => s.Cloned + s.Copied));
     }
 
@@ -97,9 +97,9 @@ public sealed partial class SummaryTests
         Assert.True(code == 0, log);
         Match publish = Assert.Single(StageLine().Matches(log), m => m.Groups["stage"].Value == "Publish");
         Assert.Equal("App", publish.Groups["project"].Value);
-        Assert.True(int.Parse(publish.Groups["cloned"].Value) > 0, publish.Value);
-        int counted = StageLine().Matches(log).Sum(m => int.Parse(m.Groups["cloned"].Value) + (m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value) : 0));
-        Assert.Equal(CopyingLines().Matches(log).Count, counted);
+        Assert.True(int.Parse(publish.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, publish.Value);
+        int counted = StageLine().Matches(log).Sum(m => int.Parse(m.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) + (m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value, System.Globalization.CultureInfo.InvariantCulture) : 0));
+        Assert.Equal(CopyingLines().Count(log), counted);
         string publishedLib = Path.Combine(repository.Root, "published", "Lib.dll");
         Assert.True(ExtentMap.Read(publishedLib).All(e => e.IsShared), $"{publishedLib} is not a clone");
     }
@@ -169,8 +169,8 @@ public sealed partial class SummaryTests
         var app = StageLine().Matches(log).Where(m => m.Groups["project"].Value == "App").ToList();
         Match build = Assert.Single(app, m => !m.Groups["stage"].Success);
         Match publish = Assert.Single(app, m => m.Groups["stage"].Value == "Publish");
-        Assert.True(int.Parse(build.Groups["cloned"].Value) > 0, build.Value);
-        Assert.True(int.Parse(publish.Groups["cloned"].Value) > 0, publish.Value);
+        Assert.True(int.Parse(build.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, build.Value);
+        Assert.True(int.Parse(publish.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture) > 0, publish.Value);
         Assert.True(log.IndexOf(build.Value, StringComparison.Ordinal) < log.IndexOf(publish.Value, StringComparison.Ordinal), log);
     }
 
@@ -240,8 +240,8 @@ public sealed partial class SummaryTests
         SummaryLine().Matches(log).Select(m => new
         {
             Project = m.Groups["project"].Value,
-            Summary = new Summary(m.Value, int.Parse(m.Groups["cloned"].Value), m.Groups["size"].Value + " not written",
-                m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value) : 0),
+            Summary = new Summary(m.Value, int.Parse(m.Groups["cloned"].Value, System.Globalization.CultureInfo.InvariantCulture), m.Groups["size"].Value + " not written",
+                m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value, System.Globalization.CultureInfo.InvariantCulture) : 0),
         }).GroupBy(x => x.Project).ToDictionary(g => g.Key, g => g.Last().Summary);
 
     [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \((?<size>[0-9.]+ [KMGT]?B) not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z]+)\]")]

@@ -135,7 +135,7 @@ public sealed record CopyRunResult(
 
     /// <summary>"Creating directory \"" in the UI culture's language, from MSBuild's own resources.</summary>
     private static string CreatesDirectoryText { get; } = new System.Resources.ResourceManager("Microsoft.Build.Tasks.Core.Strings", typeof(Microsoft.Build.Tasks.Copy).Assembly)
-        .GetString("Copy.CreatesDirectory")!.Split("{0}")[0];
+        .GetString("Copy.CreatesDirectory", System.Globalization.CultureInfo.CurrentUICulture)!.Split("{0}")[0];
 
     /// <summary>Item specs in order with their custom metadata, or "null" for an output never set.</summary>
     private static string DescribeItems(ITaskItem[]? items) => items is null

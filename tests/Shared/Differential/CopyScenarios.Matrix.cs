@@ -185,7 +185,7 @@ public static partial class CopyScenarios
     }
 
     /// <summary>Root writes through read-only modes (MSBuild's Copy then writes into the linked cache file).</summary>
-    private static bool RunningAsRoot => !OperatingSystem.IsWindows() && CloneCopy.Platform.Linux.LibC.GetEUid() == 0;
+    private static bool RunningAsRoot => !OperatingSystem.IsWindows() && CloneCopy.Platform.Unix.UnixLibC.GetEUid() == 0;
 
     private static void CacheKeptAndLinkReplaced(ScenarioTree t)
     {

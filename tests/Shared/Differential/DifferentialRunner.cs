@@ -21,12 +21,8 @@ public static class DifferentialRunner
     /// then the built-in task's codes differ from the ones the scenarios pin, and only the comparison holds.
     /// </summary>
     public static bool VariantEnvironment =>
-        Environment.GetEnvironmentVariable("MSBUILDALWAYSRETRY") is not null
-        || Environment.GetEnvironmentVariable("MSBUILDALWAYSOVERWRITEREADONLYFILES") is not null
-        || Environment.GetEnvironmentVariable("MSBuildUseSymboliclinksIfPossible") is not null
-        || Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1"
-        || Environment.GetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM") == "1"
-        || !string.IsNullOrEmpty(Environment.GetEnvironmentVariable("MSBUILDDISABLEFEATURESFROMVERSION"));
+        CopyEscapeHatches.FromEnvironment(CopyEnvironment.Process).AnyChangesBehaviour
+        || !string.IsNullOrEmpty(Environment.GetEnvironmentVariable(MSBuildChangeWaves.DisableFeaturesFromVersionVariable));
 
     public static void AssertSameBehaviour(CopyScenario scenario, string parent, bool multiThreaded = false) =>
         AssertSameBehaviour(scenario, parent, () => new CloneCopy.Copy(), multiThreaded);
@@ -132,7 +128,7 @@ public static class DifferentialRunner
     /// are compared like any other scenario.
     /// </summary>
     private static bool IntendedDifferenceHolds(CopyScenario scenario) =>
-        !(scenario.DifferenceReplacesDestination && Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1");
+        !(scenario.DifferenceReplacesDestination && CopyEscapeHatches.FromEnvironment(CopyEnvironment.Process).CopyWithoutDelete);
 
     /// <summary>Removes a scenario's tree, read-only and unreadable entries included; what its links lead to is left alone.</summary>
     public static void RemoveTree(string root)

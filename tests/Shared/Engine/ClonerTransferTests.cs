@@ -22,14 +22,14 @@ public sealed class ClonerTransferTests : IDisposable
     [Fact]
     public void A_clone_gets_the_source_timestamp_and_attributes_that_File_Copy_would_give()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem();
-        var transfer = NewTransfer(filesystem, out _);
+        var cloner = new FakeFileCloner();
+        var transfer = NewTransfer(cloner, out _);
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 10_000);
 
         TransferResult result = transfer.Transfer(source, Path.Combine(_directory, "b.dll"), CancellationToken.None);
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
-        Assert.Single(filesystem.Clones);
+        Assert.Single(cloner.Clones);
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(Path.Combine(_directory, "b.dll")));
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path.Combine(_directory, "b.dll")));
     }
@@ -59,8 +59,8 @@ public sealed class ClonerTransferTests : IDisposable
     [Fact]
     public void A_volume_probe_that_throws_means_a_copy_and_a_diagnostic()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { ProbeFailure = new ArgumentException("Unknown drive Z:") };
-        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var cloner = new FakeFileCloner { ProbeFailure = new ArgumentException("Unknown drive Z:") };
+        var transfer = NewTransfer(cloner, out EngineDiagnostics diagnostics);
         string source = TestFiles.Write(Path.Combine(_directory, "a"), 100);
 
         TransferResult result = transfer.Transfer(source, Path.Combine(_directory, "b"), CancellationToken.None);
@@ -74,8 +74,8 @@ public sealed class ClonerTransferTests : IDisposable
     public void A_volume_probe_that_throws_an_IOException_means_a_copy_one_diagnostic_and_a_remembered_verdict()
     {
         // A network drive, a locked or vanished volume: GetVolumeInformationW fails and the probe says so with an IOException.
-        var filesystem = new FakeCopyOnWriteFilesystem { ProbeFailure = new IOException("Cannot query volume Z:\\: The device is not ready.") };
-        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var cloner = new FakeFileCloner { ProbeFailure = new IOException("Cannot query volume Z:\\: The device is not ready.") };
+        var transfer = NewTransfer(cloner, out EngineDiagnostics diagnostics);
 
         for (int i = 0; i < 3; i++)
         {
@@ -85,7 +85,7 @@ public sealed class ClonerTransferTests : IDisposable
             Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path.Combine(_directory, $"d{i}")));
         }
 
-        Assert.Equal(1, filesystem.Probes);
+        Assert.Equal(1, cloner.Probes);
         Assert.True(diagnostics.TryTake(out EngineDiagnostic diagnostic));
         Assert.Equal(EngineDiagnosticKind.VolumeProbeFailed, diagnostic.Kind);
         Assert.Contains("not ready", diagnostic.Detail);
@@ -95,8 +95,8 @@ public sealed class ClonerTransferTests : IDisposable
     [Fact]
     public void Through_the_task_a_volume_probe_IOException_is_one_CLC002_message_and_the_build_succeeds_without_retries()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { ProbeFailure = new IOException("Cannot query volume Z:\\: The network path was not found.") };
-        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var cloner = new FakeFileCloner { ProbeFailure = new IOException("Cannot query volume Z:\\: The network path was not found.") };
+        var transfer = NewTransfer(cloner, out EngineDiagnostics diagnostics);
         var engine = new TestBuildEngine();
         var task = new CloneCopy.Copy
         {
@@ -123,8 +123,7 @@ public sealed class ClonerTransferTests : IDisposable
         string target = TestFiles.Write(Path.Combine(volumeB, "pkg.dll"), 4096);
         string link = Path.Combine(volumeA, "pkg.dll");
         File.CreateSymbolicLink(link, target);
-        var filesystem = new FakeCopyOnWriteFilesystem();
-        var cloner = new CopyOnWriteFilesystemCloner(filesystem, p => p.StartsWith(volumeA, StringComparison.Ordinal) ? "A" : "B", copyFileClones: (_, _) => false, forgetVolumes: () => { });
+        var cloner = new FakeFileCloner { VolumeOfPath = p => p.StartsWith(volumeA, StringComparison.Ordinal) ? "A" : "B" };
         var transfer = new ClonerTransfer(() => cloner, new EngineDiagnostics());
         string destination = Path.Combine(volumeB, "out.dll");
 
@@ -132,15 +131,15 @@ public sealed class ClonerTransferTests : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.Equal(4096, result.Bytes);
-        Assert.Equal(target, Assert.Single(filesystem.Clones).Source);
+        Assert.Equal(target, Assert.Single(cloner.Clones).Source);
         Assert.Equal(File.GetLastWriteTimeUtc(target), File.GetLastWriteTimeUtc(destination));
     }
 
     [Fact]
     public void An_unsupported_volume_is_probed_once_and_then_remembered()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { Supported = false };
-        var transfer = NewTransfer(filesystem, out _);
+        var cloner = new FakeFileCloner { Supported = false };
+        var transfer = NewTransfer(cloner, out _);
 
         for (int i = 0; i < 4; i++)
         {
@@ -148,14 +147,14 @@ public sealed class ClonerTransferTests : IDisposable
             Assert.Equal(NotClonedReason.FilesystemCannotClone, transfer.Transfer(source, Path.Combine(_directory, $"d{i}"), CancellationToken.None).Reason);
         }
 
-        Assert.Equal(1, filesystem.Probes);
+        Assert.Equal(1, cloner.Probes);
     }
 
     [Fact]
     public void A_sharing_violation_falls_back_without_being_remembered()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { CloneFailure = s => s.EndsWith("locked", StringComparison.Ordinal) ? new IOException("in use", unchecked((int)0x80070020)) : null };
-        var transfer = NewTransfer(filesystem, out _);
+        var cloner = new FakeFileCloner { CloneFailure = s => s.EndsWith("locked", StringComparison.Ordinal) ? CloneAttempt.NotNow("in use") : null };
+        var transfer = NewTransfer(cloner, out _);
         string locked = TestFiles.Write(Path.Combine(_directory, "locked"), 100);
         string free = TestFiles.Write(Path.Combine(_directory, "free"), 100);
 
@@ -166,8 +165,8 @@ public sealed class ClonerTransferTests : IDisposable
     [Fact]
     public void At_the_link_limit_the_pair_is_copied_and_later_clones_use_the_fresh_copy_as_their_source()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { MaxClonesPerFile = 3 };
-        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var cloner = new FakeFileCloner { ReferenceLimit = 3 };
+        var transfer = NewTransfer(cloner, out EngineDiagnostics diagnostics);
         string source = TestFiles.Write(Path.Combine(_directory, "pkg.dll"), 4096);
 
         var results = Enumerable.Range(0, 6)
@@ -177,7 +176,7 @@ public sealed class ClonerTransferTests : IDisposable
         // References: clones 0 and 1 bring pkg.dll's blocks to 3; clone 2 would pass the limit.
         Assert.Equal(new[] { TransferMethod.Cloned, TransferMethod.Cloned, TransferMethod.Copied, TransferMethod.Cloned, TransferMethod.Cloned, TransferMethod.Copied }, results.Select(r => r.Method));
         Assert.Equal(NotClonedReason.LinkLimit, results[2].Reason);
-        Assert.Equal(Path.Combine(_directory, "bin2.dll"), filesystem.Clones[2].Source); // re-seeded from the fresh copy
+        Assert.Equal(Path.Combine(_directory, "bin2.dll"), cloner.Clones[2].Source); // re-seeded from the fresh copy
         Assert.Equal(2, transfer.LinkLimitHits);
         for (int i = 0; i < 6; i++)
         {
@@ -192,8 +191,8 @@ public sealed class ClonerTransferTests : IDisposable
     [Fact]
     public void Through_the_task_the_link_limit_is_one_CLC003_warning_and_the_build_succeeds()
     {
-        var filesystem = new FakeCopyOnWriteFilesystem { MaxClonesPerFile = 2 };
-        var transfer = NewTransfer(filesystem, out EngineDiagnostics diagnostics);
+        var cloner = new FakeFileCloner { ReferenceLimit = 2 };
+        var transfer = NewTransfer(cloner, out EngineDiagnostics diagnostics);
         string source = TestFiles.Write(Path.Combine(_directory, "pkg.dll"), 4096);
         var engine = new TestBuildEngine();
         var task = new CloneCopy.Copy
@@ -240,9 +239,9 @@ public sealed class ClonerTransferTests : IDisposable
 
     private static string TaskRunnerSummary(TestBuildEngine engine) => Task.TaskRunner.Summary(engine);
 
-    private static ClonerTransfer NewTransfer(ICopyOnWriteFilesystem filesystem, out EngineDiagnostics diagnostics)
+    private static ClonerTransfer NewTransfer(FakeFileCloner cloner, out EngineDiagnostics diagnostics)
     {
         diagnostics = new EngineDiagnostics();
-        return new ClonerTransfer(() => new CopyOnWriteFilesystemCloner(filesystem), diagnostics);
+        return new ClonerTransfer(() => cloner, diagnostics);
     }
 }

@@ -3,6 +3,7 @@ using System.ComponentModel;
 using System.IO;
 using System.Runtime.InteropServices;
 using CloneCopy.Platform.Linux;
+using CloneCopy.Platform.Unix;
 using CloneCopy.Platform.Windows;
 
 namespace CloneCopy.Tests.Infrastructure;
@@ -18,15 +19,16 @@ public static class FileSystemOps
     {
         if (OperatingSystem.IsWindows())
         {
-            if (!WindowsInterop.CreateHardLink(path, existing, IntPtr.Zero))
+            int error = WindowsSystemCalls.Instance.CreateHardLink(path, existing);
+            if (error != 0)
             {
-                throw new Win32Exception(Marshal.GetLastWin32Error(), $"CreateHardLink {path} -> {existing}");
+                throw new Win32Exception(error, $"CreateHardLink {path} -> {existing}");
             }
 
             return;
         }
 
-        if (LibC.Link(existing, path) != 0)
+        if (UnixLibC.Link(existing, path) != 0)
         {
             throw new Win32Exception(Marshal.GetLastPInvokeError(), $"link {existing} -> {path}");
         }
@@ -37,7 +39,7 @@ public static class FileSystemOps
     {
         if (OperatingSystem.IsWindows())
         {
-            uint links = new WindowsFileIdentity(Kernel32Calls.Instance).LinkCount(path);
+            uint links = new WindowsFileIdentity(WindowsSystemCalls.Instance).LinkCount(path);
             return links != 0 ? links : throw new IOException($"no file information for {path}");
         }
 

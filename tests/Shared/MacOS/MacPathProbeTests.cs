@@ -2,6 +2,7 @@ using System;
 using System.IO;
 using CloneCopy.Platform;
 using CloneCopy.Platform.MacOS;
+using CloneCopy.Platform.Unix;
 using CloneCopy.Tests.Infrastructure;
 using CloneCopy.Tests.Windows;
 using Xunit;
@@ -30,7 +31,7 @@ public sealed class MacPathProbeTests : IDisposable
 
         Assert.True(status.Exists && !status.IsDirectory && status.HasIdentity);
         Assert.Equal(2u, status.LinkCount);
-        Assert.True(FileIdentity.IsSharedEntry(status));
+        Assert.True(UnixFileIdentity.IsSharedEntry(status));
         Assert.False(missing.Exists);
     }
 
@@ -62,7 +63,7 @@ public sealed class MacPathProbeTests : IDisposable
         PathStatus sourceStatus = MacPathProbe.Get(source, _calls)!.Value;
         PathStatus destinationStatus = MacPathProbe.Get(destination, _calls)!.Value;
 
-        Assert.True(FileIdentity.DestinationIsTheSource(source, sourceStatus, destination, destinationStatus, onDemand: null));
+        Assert.True(UnixFileIdentity.DestinationIsTheSource(source, sourceStatus, destination, destinationStatus, path => MacPathProbe.Get(path, _calls)!.Value));
     }
 
     [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]

@@ -12,15 +12,15 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The Windows block-clone path end to end (ClonerTransfer → CopyOnWriteFilesystemCloner →
-/// WindowsBlockCloneFilesystem) over real files, with kernel32 simulated by <see cref="SimulatedKernel32"/>:
+/// The Windows block-clone path end to end (ClonerTransfer → WindowsBlockCloner) over real files, with
+/// kernel32 and ntdll simulated by <see cref="SimulatedWindowsSystemCalls"/>:
 /// the class's own steps run for real, the kernel's answers are scripted.
 /// </summary>
 public sealed class BlockCloneTransferTests : IDisposable
 {
     private const string VolumeName = @"\\?\Volume{33333333-0000-0000-0000-000000000003}\";
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-blockclone").FullName;
-    private readonly SimulatedKernel32 _kernel = new();
+    private readonly SimulatedWindowsSystemCalls _kernel = new();
     private readonly SimulatedVolume _volume;
     private readonly EngineDiagnostics _diagnostics = new();
 
@@ -227,7 +227,7 @@ public sealed class BlockCloneTransferTests : IDisposable
             TransferResult result = NewTransfer().Transfer(source, Path("huge.copy"), CancellationToken.None);
 
             Assert.Equal(TransferMethod.Cloned, result.Method);
-            var ranges = _kernel.CallsTo("DuplicateExtents").Select(c => c.Split(' ')).Select(p => (Offset: long.Parse(p[^3]), Count: long.Parse(p[^1]))).ToList();
+            var ranges = _kernel.CallsTo("DuplicateExtents").Select(c => c.Split(' ')).Select(p => (Offset: long.Parse(p[^3], System.Globalization.CultureInfo.InvariantCulture), Count: long.Parse(p[^1], System.Globalization.CultureInfo.InvariantCulture))).ToList();
             Assert.All(ranges, r => Assert.True(r.Count < 4L << 30 && r.Count % 4096 == 0, $"{r}"));
             Assert.Equal(ranges.Select(r => r.Offset), ranges.Select((r, i) => ranges.Take(i).Sum(x => x.Count)));
             Assert.Equal((Length + 4095) / 4096 * 4096, ranges.Sum(r => r.Count));
@@ -295,7 +295,7 @@ public sealed class BlockCloneTransferTests : IDisposable
     [Fact]
     public void A_clone_FSCTL_that_failed_without_an_error_code_condemns_neither_the_file_nor_the_volume()
     {
-        // Kernel32Calls turns a failed call that left no last error into ERROR_GEN_FAILURE (a failure with
+        // WindowsSystemCalls turns a failed call that left no last error into ERROR_GEN_FAILURE (a failure with
         // nothing known about it): the file is copied, and the next file on the volume is still cloned.
         string first = TestFiles.Write(Path("a.dll"), 5000, seed: 1);
         _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == Path("a.copy") ? Win32.ErrorGenFailure : 0;
@@ -313,9 +313,9 @@ public sealed class BlockCloneTransferTests : IDisposable
     [Fact]
     public void Volume_verdicts_last_one_build_a_volume_that_can_clone_in_the_next_build_is_asked_again()
     {
-        var kernel = new SimulatedKernel32();
+        var kernel = new SimulatedWindowsSystemCalls();
         SimulatedVolume volume = kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
         object firstBuild = new(), secondBuild = new();
 
         transfer.UseVerdictsOf(firstBuild);
@@ -359,7 +359,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         // C:\repo\packages is a junction (here a directory link) to D:\cache. GetVolumePathName answers with the
         // longest prefix that is a mount point and does not follow the junction: the source's folder must be
         // resolved to its final path first, or a pair on one volume looks like two volumes and vice versa.
-        var kernel = new SimulatedKernel32();
+        var kernel = new SimulatedWindowsSystemCalls();
         string repository = Directory.CreateDirectory(Path("c-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
         string cache = Directory.CreateDirectory(Path("d-drive")).FullName + System.IO.Path.DirectorySeparatorChar;
         kernel.AddVolume(repository, @"\\?\Volume{cccccccc-0000-0000-0000-000000000001}\", "NTFS", blockRefcounting: false);
@@ -367,7 +367,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Directory.CreateDirectory(System.IO.Path.Combine(cache, "pkg"));
         Directory.CreateSymbolicLink(System.IO.Path.Combine(repository, "packages"), System.IO.Path.Combine(cache, "pkg"));
         string source = TestFiles.Write(System.IO.Path.Combine(repository, "packages", "lib.dll"), 5000);
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
 
         TransferResult result = transfer.Transfer(source, System.IO.Path.Combine(cache, "out.dll"), CancellationToken.None);
 
@@ -478,9 +478,9 @@ public sealed class BlockCloneTransferTests : IDisposable
     [Fact]
     public void A_volume_that_cannot_clone_is_not_credited_to_CopyFile()
     {
-        var kernel = new SimulatedKernel32();
+        var kernel = new SimulatedWindowsSystemCalls();
         kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName, "NTFS", blockRefcounting: false).CopyFileClones = true;
-        var transfer = new ClonerTransfer(() => CopyOnWriteFilesystemCloner.For(kernel), _diagnostics);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
 
         TransferResult result = transfer.Transfer(TestFiles.Write(Path("a.dll"), 5000), Path("b.dll"), CancellationToken.None);
 
@@ -510,8 +510,8 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
     }
 
-    private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloneFilesystem.DefaultChunkSize) =>
-        new(() => CopyOnWriteFilesystemCloner.For(_kernel, chunkSize), _diagnostics);
+    private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>
+        new(() => new WindowsBlockCloner(_kernel, chunkSize), _diagnostics);
 
     /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
     private void AssertRemovedWhenClosed(string destination)

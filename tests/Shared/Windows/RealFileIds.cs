@@ -20,14 +20,14 @@ internal static class RealFileIds
         {
             const uint OpenReparsePoint = 0x00200000;
             uint flags = Win32.FileFlagBackupSemantics | (followLinks ? 0 : OpenReparsePoint);
-            if (Kernel32Calls.Instance.CreateFile(path, Win32.FileReadAttributes, 7, Win32.OpenExisting, flags, out SafeFileHandle handle) != 0)
+            if (WindowsSystemCalls.Instance.CreateFile(path, Win32.FileReadAttributes, 7, Win32.OpenExisting, flags, out SafeFileHandle handle) != 0)
             {
                 return null;
             }
 
             using (handle)
             {
-                return Kernel32Calls.Instance.GetFileInformation(handle, out Win32FileInformation info) == 0
+                return WindowsSystemCalls.Instance.GetFileInformation(handle, out Win32FileInformation info) == 0
                     ? new Id(info.VolumeSerialNumber, info.FileIndex, info.NumberOfLinks, (info.Attributes & 0x10) != 0, (info.Attributes & 0x400) != 0)
                     : null;
             }

@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using CloneCopy.Engine;
 using CloneCopy.Platform;
 using CloneCopy.Platform.Windows;
 using CloneCopy.Tests.Infrastructure;
@@ -16,13 +17,13 @@ namespace CloneCopy.Tests.Windows;
 public sealed class WindowsFileIdentityTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-winid").FullName;
-    private readonly SimulatedKernel32 _kernel = new();
-    private readonly WindowsFileIdentity _identity;
+    private readonly SimulatedWindowsSystemCalls _kernel = new();
+    private readonly WindowsPlatform _platform;
 
     public WindowsFileIdentityTests()
     {
         _kernel.AddVolume(_directory + Path.DirectorySeparatorChar, @"\\?\Volume{44444444-0000-0000-0000-000000000004}\");
-        _identity = new WindowsFileIdentity(_kernel);
+        _platform = new WindowsPlatform(_kernel, new EngineDiagnostics());
     }
 
     public void Dispose() => Directory.Delete(_directory, recursive: true);
@@ -35,7 +36,7 @@ public sealed class WindowsFileIdentityTests : IDisposable
         Directory.CreateSymbolicLink(Path.Combine(_directory, "alias"), Path.Combine(_directory, "real"));
         string destination = Path.Combine(_directory, "alias", "a.dll");
 
-        Assert.True(FileIdentity.DestinationIsTheSource(source, Probed(source), destination, Probed(destination), _identity));
+        Assert.True(_platform.DestinationIsTheSource(source, Probed(source), destination, Probed(destination)));
     }
 
     [Fact]
@@ -45,7 +46,7 @@ public sealed class WindowsFileIdentityTests : IDisposable
         string destination = Path.Combine(Directory.CreateDirectory(Path.Combine(_directory, "bin")).FullName, "a.dll");
         FileSystemOps.HardLink(destination, source);
 
-        Assert.False(FileIdentity.DestinationIsTheSource(source, Probed(source), destination, Probed(destination), _identity));
+        Assert.False(_platform.DestinationIsTheSource(source, Probed(source), destination, Probed(destination)));
     }
 
     [Fact]
@@ -54,7 +55,7 @@ public sealed class WindowsFileIdentityTests : IDisposable
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 100);
         string destination = TestFiles.Write(Path.Combine(_directory, "b.dll"), 100);
 
-        Assert.False(FileIdentity.DestinationIsTheSource(source, Probed(source), destination, Probed(destination), _identity));
+        Assert.False(_platform.DestinationIsTheSource(source, Probed(source), destination, Probed(destination)));
         Assert.Empty(_kernel.CallsTo("GetFinalPathName"));
     }
 
@@ -66,7 +67,7 @@ public sealed class WindowsFileIdentityTests : IDisposable
         string source = Path.Combine(_directory, "link.dll");
         File.CreateSymbolicLink(source, destination);
 
-        Assert.True(FileIdentity.DestinationIsTheSource(source, Probed(source, isLink: true), destination, Probed(destination), _identity));
+        Assert.True(_platform.DestinationIsTheSource(source, Probed(source, isLink: true), destination, Probed(destination)));
     }
 
     [Fact]
@@ -77,8 +78,8 @@ public sealed class WindowsFileIdentityTests : IDisposable
         FileSystemOps.HardLink(linked, cache);
         string lone = TestFiles.Write(Path.Combine(_directory, "lone.dll"), 100);
 
-        Assert.True(FileIdentity.IsSharedEntry(Probed(linked), _identity));
-        Assert.False(FileIdentity.IsSharedEntry(Probed(lone), _identity));
+        Assert.True(_platform.IsSharedEntry(Probed(linked)));
+        Assert.False(_platform.IsSharedEntry(Probed(lone)));
     }
 
     [Fact]
@@ -87,8 +88,8 @@ public sealed class WindowsFileIdentityTests : IDisposable
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 100);
         _kernel.Fault = (call, _) => call == "CreateFile" ? Win32.ErrorAccessDenied : 0;
 
-        Assert.False(FileIdentity.DestinationIsTheSource(source, Probed(source), source + ".x", Probed(source + ".x"), _identity));
-        Assert.False(FileIdentity.IsSharedEntry(Probed(source), _identity));
+        Assert.False(_platform.DestinationIsTheSource(source, Probed(source), source + ".x", Probed(source + ".x")));
+        Assert.False(_platform.IsSharedEntry(Probed(source)));
     }
 
     /// <summary>What PathProbe gives on Windows: existence and link-ness, no identity yet.</summary>

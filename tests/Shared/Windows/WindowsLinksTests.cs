@@ -18,7 +18,7 @@ public sealed class WindowsLinksTests : IDisposable
     [InlineData(7601)] // what Wine 8's default prefix reports
     public void Before_build_14972_a_symbolic_link_is_asked_for_without_the_unprivileged_flag_and_is_made(int osBuild)
     {
-        var kernel = new SimulatedKernel32 { OsBuild = osBuild };
+        var kernel = new SimulatedWindowsSystemCalls { OsBuild = osBuild };
         string target = Infrastructure.TestFiles.Write(Path.Combine(_directory, "a.dll"), 10);
 
         bool made = WindowsLinks.TryCreateSymbolicLink(kernel, osBuild, target, Path.Combine(_directory, "link.dll"), out string error);
@@ -32,7 +32,7 @@ public sealed class WindowsLinksTests : IDisposable
     [InlineData(26100)]
     public void From_build_14972_the_unprivileged_flag_is_passed_so_developer_mode_needs_no_elevation(int osBuild)
     {
-        var kernel = new SimulatedKernel32 { OsBuild = osBuild };
+        var kernel = new SimulatedWindowsSystemCalls { OsBuild = osBuild };
         string target = Infrastructure.TestFiles.Write(Path.Combine(_directory, "a.dll"), 10);
 
         Assert.True(WindowsLinks.TryCreateSymbolicLink(kernel, osBuild, target, Path.Combine(_directory, "link.dll"), out string error), error);
@@ -42,7 +42,7 @@ public sealed class WindowsLinksTests : IDisposable
     [Fact]
     public void A_refused_link_reports_the_system_error_instead_of_throwing()
     {
-        var kernel = new SimulatedKernel32 { Fault = (call, _) => call == "CreateSymbolicLink" ? Win32.ErrorAccessDenied : 0 };
+        var kernel = new SimulatedWindowsSystemCalls { Fault = (call, _) => call == "CreateSymbolicLink" ? Win32.ErrorAccessDenied : 0 };
 
         Assert.False(WindowsLinks.TryCreateSymbolicLink(kernel, 22631, "a", Path.Combine(_directory, "link"), out string error));
         Assert.NotEmpty(error);

@@ -8,20 +8,20 @@ namespace CloneCopy.Tests.Windows;
 
 /// <summary>
 /// Which volume a Windows path is on, and what that volume can do, decided through a scripted kernel32
-/// (<see cref="SimulatedKernel32"/>; paths here are only strings, so this runs on Linux and under Wine).
+/// (<see cref="SimulatedWindowsSystemCalls"/>; paths here are only strings, so this runs on Linux and under Wine).
 /// </summary>
 public sealed class WindowsVolumesTests
 {
     private const string RefsGuid = @"\\?\Volume{11111111-0000-0000-0000-000000000001}\";
     private const string NtfsGuid = @"\\?\Volume{22222222-0000-0000-0000-000000000002}\";
-    private readonly SimulatedKernel32 _kernel = new();
+    private readonly SimulatedWindowsSystemCalls _kernel = new();
 
     [Fact]
     public void A_ReFS_volume_mounted_in_a_folder_of_an_NTFS_drive_is_judged_by_itself_not_by_the_drive_letter()
     {
         _kernel.AddVolume(@"C:\", NtfsGuid, "NTFS", blockRefcounting: false);
         _kernel.AddVolume(@"C:\dev\", RefsGuid);
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(RefsGuid, cloner.VolumeOf(@"C:\dev\repo\bin\a.dll"));
         Assert.Equal(NotClonedReason.None, cloner.ProbeVolumes(@"C:\dev\repo\obj\a.dll", @"C:\dev\repo\bin\a.dll"));
@@ -34,7 +34,7 @@ public sealed class WindowsVolumesTests
     {
         _kernel.AddVolume(@"D:\", RefsGuid);
         _kernel.AddVolume(@"D:\ntfs\", NtfsGuid, "NTFS", blockRefcounting: false);
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"D:\ntfs\obj\a.dll", @"D:\ntfs\bin\a.dll"));
         Assert.Equal(NotClonedReason.DifferentVolumes, cloner.ProbeVolumes(@"D:\ntfs\obj\a.dll", @"D:\repo\bin\a.dll"));
@@ -46,7 +46,7 @@ public sealed class WindowsVolumesTests
     {
         _kernel.AddVolume(@"C:\", RefsGuid);
         _kernel.AddSubst("S:", @"C:\work");
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(RefsGuid, cloner.VolumeOf(@"S:\src\a.dll"));
         Assert.Equal(NotClonedReason.None, cloner.ProbeVolumes(@"S:\src\a.dll", @"C:\work\bin\a.dll"));
@@ -57,7 +57,7 @@ public sealed class WindowsVolumesTests
     public void A_long_path_prefix_names_the_same_volume_even_where_the_mount_point_query_refuses_it()
     {
         _kernel.AddVolume(@"C:\", RefsGuid);
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(cloner.VolumeOf(@"C:\repo\a.dll"), cloner.VolumeOf(@"\\?\C:\repo\bin\a.dll"));
         Assert.Equal(NotClonedReason.None, cloner.ProbeVolumes(@"\\?\C:\repo\obj\a.dll", @"C:\repo\bin\a.dll"));
@@ -67,7 +67,7 @@ public sealed class WindowsVolumesTests
     public void A_network_share_without_a_volume_GUID_is_named_by_its_path_and_asked_like_any_volume()
     {
         _kernel.AddVolume(@"\\server\share\", name: null, "NTFS", blockRefcounting: false);
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(@"\\SERVER\SHARE\", cloner.VolumeOf(@"\\server\share\bin\a.dll"));
         Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"\\server\share\obj\a.dll", @"\\server\share\bin\a.dll"));
@@ -77,7 +77,7 @@ public sealed class WindowsVolumesTests
     public void A_path_no_volume_answers_for_gets_a_key_without_throwing_and_its_probe_throws_an_IOException()
     {
         _kernel.Fault = (call, subject) => call == "GetVolumePathName" && subject.StartsWith(@"\\", System.StringComparison.Ordinal) ? Win32.ErrorInvalidName : 0;
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         string key = cloner.VolumeOf(@"\\unreachable\share\a.dll");
 
@@ -92,7 +92,7 @@ public sealed class WindowsVolumesTests
         _kernel.AddVolume(@"C:\", NtfsGuid, "NTFS", blockRefcounting: false);
         _kernel.AddVolume(@"D:\", RefsGuid);
         _kernel.Fault = (call, _) => call == "GetDiskFreeSpace" ? Win32.ErrorNotReady : 0; // a drive that cannot say
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"C:\a", @"C:\b"));
         Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("GetDiskFreeSpace", System.StringComparison.Ordinal));
@@ -105,7 +105,7 @@ public sealed class WindowsVolumesTests
     {
         _kernel.AddVolume(@"E:\", RefsGuid);
         _kernel.Fault = (call, _) => call == "GetVolumeInformation" ? Win32.ErrorNotReady : 0; // a vanished or locked volume
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         var error = Assert.Throws<IOException>(() => cloner.ProbeVolumes(@"E:\a", @"E:\b"));
         Assert.Contains($@"E:\ ({RefsGuid})", error.Message);
@@ -116,7 +116,7 @@ public sealed class WindowsVolumesTests
     public void Volumes_are_resolved_once_per_directory_and_queried_once_per_volume()
     {
         _kernel.AddVolume(@"C:\", RefsGuid);
-        CopyOnWriteFilesystemCloner cloner = CopyOnWriteFilesystemCloner.For(_kernel);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
 
         for (int i = 0; i < 20; i++)
         {

@@ -75,28 +75,6 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "unlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Unlink(string path);
 
-    [LibraryImport(Library, EntryPoint = "geteuid")]
-    public static partial uint GetEUid();
-
-    /// <summary>access(2) with W_OK: may this process write the file a path leads to (root may, whatever its mode)?</summary>
-    [LibraryImport(Library, EntryPoint = "access", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Access(string path, int mode);
-
-    public const int W_OK = 2;
-
-    [LibraryImport(Library, EntryPoint = "flock", SetLastError = true)]
-    public static partial int FLock(int fd, int operation);
-
-    public const int LOCK_SH = 1;
-    public const int LOCK_EX = 2;
-    public const int LOCK_NB = 4;
-
-    [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Link(string existingPath, string newPath);
-
-    [LibraryImport(Library, EntryPoint = "symlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
-    public static partial int Symlink(string target, string linkPath);
-
     /// <summary>struct timespec on 64-bit Linux.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct Timespec

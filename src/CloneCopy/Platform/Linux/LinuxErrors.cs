@@ -20,7 +20,6 @@ internal static class LinuxErrors
     public const int EEXIST = 17;
     public const int EXDEV = 18;
     public const int ENOTDIR = 20;
-    public const int EISDIR = 21;
     public const int EINVAL = 22;
     public const int ENOTTY = 25;
     public const int ETXTBSY = 26;

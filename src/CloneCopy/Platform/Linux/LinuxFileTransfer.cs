@@ -4,6 +4,7 @@ using System.Buffers;
 using System.IO;
 using System.Threading;
 using CloneCopy.Engine;
+using CloneCopy.Platform.Unix;
 
 namespace CloneCopy.Platform.Linux;
 
@@ -46,9 +47,6 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             }
         }
     }
-
-    /// <summary>The verdicts learnt so far; tests and diagnostics read it.</summary>
-    public CloneCapabilityCache<VolumePair> Capabilities => _cache;
 
     /// <summary>True when libc answers: a musl or an exotic runtime falls back to File.Copy instead.</summary>
     public static bool IsUsable()
@@ -135,12 +133,12 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
                 throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied.");
             }
 
-            DotNetFileLocks.Lock(source, exclusive: false, sourcePath);
+            DotNetFileLocks.Lock(source, exclusive: false, sourcePath, LinuxErrors.EAGAIN);
             uint mode = sourceStat.Mode & LibC.PermissionBits;
             int destination = OpenOrThrow(destinationPath, LibC.O_RDWR | LibC.O_CREAT | LibC.O_CLOEXEC, mode);
             try
             {
-                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath);
+                DotNetFileLocks.Lock(destination, exclusive: true, destinationPath, LinuxErrors.EAGAIN);
                 StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
                 destinationTouched = true;
                 if (destinationStat.Size != 0 && LibC.FTruncate(destination, 0) != 0)

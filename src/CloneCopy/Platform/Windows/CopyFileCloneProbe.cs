@@ -18,10 +18,10 @@ internal sealed class CopyFileCloneProbe
     /// <summary>Two 32 KiB clusters, the largest ReFS cluster size being 64 KiB: a whole cluster at least.</summary>
     private const int ProbeLength = 64 * 1024;
 
-    private readonly IKernel32 _kernel;
+    private readonly IWindowsSystemCalls _kernel;
     private readonly ConcurrentDictionary<string, bool> _byVolume = new(StringComparer.OrdinalIgnoreCase);
 
-    public CopyFileCloneProbe(IKernel32 kernel) => _kernel = kernel;
+    public CopyFileCloneProbe(IWindowsSystemCalls kernel) => _kernel = kernel;
 
     /// <summary>True when CopyFile was seen to clone on the volume <paramref name="volumeKey"/>, probed in <paramref name="folder"/>.</summary>
     public bool ClonesOn(string volumeKey, string folder) => _byVolume.GetOrAdd(volumeKey, _ => Probe(folder));

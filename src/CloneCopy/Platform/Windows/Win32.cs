@@ -42,7 +42,6 @@ internal static class Win32
     public const uint SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
 
     // Error codes.
-    public const int ErrorSuccess = 0;
     public const int ErrorInvalidFunction = 1;
     public const int ErrorFileNotFound = 2;
     public const int ErrorPathNotFound = 3;
@@ -51,7 +50,6 @@ internal static class Win32
     public const int ErrorNotReady = 21;
     public const int ErrorGenFailure = 31;
     public const int ErrorSharingViolation = 32;
-    public const int ErrorLockViolation = 33;
     public const int ErrorHandleEof = 38;
     public const int ErrorHandleDiskFull = 39;
     public const int ErrorNotSupported = 50;
@@ -79,7 +77,7 @@ internal static class Win32
     /// passes, the text can be a stale message left on the thread by an earlier, unrelated failure (seen under
     /// Wine: "Cannot create '…'" from another test's exception), which is not the link's reason.
     /// </summary>
-    public static string DescribeAsMSBuildDoes(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
+    public static string DescribeAsMSBuildDoes(int error) => RunsOnWindows
         ? Marshal.GetExceptionForHR(HResultOf(error), new System.IntPtr(-1))?.Message ?? Describe(error)
         : Describe(error);
 
@@ -87,7 +85,15 @@ internal static class Win32
     /// The system's text for an error on Windows. Elsewhere (tests driving a simulated kernel on Linux) the
     /// runtime would read the number as an errno, so only the number is given.
     /// </summary>
-    public static string Describe(int error) => RuntimeInformation.IsOSPlatform(OSPlatform.Windows)
+    public static string Describe(int error) => RunsOnWindows
         ? new Win32Exception(error).Message
         : $"Win32 error {error}";
+
+    /// <summary>
+    /// Whether the system's texts are Windows' (this code also runs on Linux, over the simulator, in tests). An
+    /// OS question inside the Windows folder, about wording only: the platform factory still decides what runs.
+    /// </summary>
+#pragma warning disable RS0030 // the one OS check of the Windows folder: whether the system can word a Win32 error
+    private static readonly bool RunsOnWindows = RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+#pragma warning restore RS0030
 }

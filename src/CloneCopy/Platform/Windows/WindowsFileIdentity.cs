@@ -13,9 +13,9 @@ internal sealed class WindowsFileIdentity
 {
     private const uint ShareAll = Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete;
 
-    private readonly IKernel32 _kernel;
+    private readonly IWindowsSystemCalls _kernel;
 
-    public WindowsFileIdentity(IKernel32 kernel) => _kernel = kernel;
+    public WindowsFileIdentity(IWindowsSystemCalls kernel) => _kernel = kernel;
 
     /// <summary>
     /// True when writing the destination would destroy the source: both paths lead to one file, and either

@@ -13,23 +13,17 @@ internal static class WindowsLinks
     public static uint SymbolicLinkFlags(int osBuild) =>
         osBuild >= FirstBuildAllowingUnprivilegedSymbolicLinks ? Win32.SymbolicLinkFlagAllowUnprivilegedCreate : 0;
 
-    public static bool TryCreateHardLink(string existingPath, string newPath, out string error) =>
-        TryCreateHardLink(Kernel32Calls.Instance, existingPath, newPath, out error);
-
-    public static bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
-        TryCreateSymbolicLink(Kernel32Calls.Instance, WindowsOsBuild.Current, existingPath, newPath, out error);
-
-    public static bool TryCreateHardLink(IKernel32 kernel, string existingPath, string newPath, out string error) =>
+    public static bool TryCreateHardLink(IWindowsSystemCalls kernel, string existingPath, string newPath, out string error) =>
         Succeeded(kernel.CreateHardLink(newPath, existingPath), out error);
 
-    public static bool TryCreateSymbolicLink(IKernel32 kernel, int osBuild, string existingPath, string newPath, out string error) =>
+    public static bool TryCreateSymbolicLink(IWindowsSystemCalls kernel, int osBuild, string existingPath, string newPath, out string error) =>
         Succeeded(kernel.CreateSymbolicLink(newPath, existingPath, SymbolicLinkFlags(osBuild)), out error);
 
     /// <summary>
     /// The final path of the file <paramref name="path"/> leads to (through every link), in DOS form
     /// (C:\dir\file, \\server\share\file), or false when it cannot be opened.
     /// </summary>
-    public static bool TryGetFinalPath(IKernel32 kernel, string path, out string finalPath)
+    public static bool TryGetFinalPath(IWindowsSystemCalls kernel, string path, out string finalPath)
     {
         finalPath = string.Empty;
         if (kernel.CreateFile(path, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileFlagBackupSemantics, out var handle) != 0)
@@ -53,7 +47,7 @@ internal static class WindowsLinks
     {
         if (path.StartsWith(@"\\?\UNC\", System.StringComparison.OrdinalIgnoreCase))
         {
-            return @"\\" + path.Substring(8);
+            return path.Remove(2, 6); // "\\?\UNC\" becomes "\\"
         }
 
         return path.StartsWith(@"\\?\", System.StringComparison.Ordinal) && path.Length > 6 && path[5] == ':' ? path.Substring(4) : path;

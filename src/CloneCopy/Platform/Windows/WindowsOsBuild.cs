@@ -1,5 +1,4 @@
 using System;
-using System.Runtime.InteropServices;
 
 namespace CloneCopy.Platform.Windows;
 
@@ -16,16 +15,17 @@ internal static class WindowsOsBuild
     /// <summary>The running build, or 0 when it cannot be read.</summary>
     public static int Current => Build.Value;
 
+#pragma warning disable RS0030 // .NET's answer, only where RtlGetVersion cannot be called (on Windows, inside the Windows folder)
     private static int Read()
     {
         try
         {
-            var info = new WindowsInterop.OsVersionInfo { OsVersionInfoSize = Marshal.SizeOf<WindowsInterop.OsVersionInfo>() };
-            return WindowsInterop.RtlGetVersion(ref info) == 0 ? info.BuildNumber : Environment.OSVersion.Version.Build;
+            return WindowsSystemCalls.RunningBuild() ?? Environment.OSVersion.Version.Build;
         }
         catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
         {
             return Environment.OSVersion.Version.Build;
         }
     }
+#pragma warning restore RS0030
 }

@@ -26,13 +26,13 @@ internal sealed class WindowsVolumes
     private const string LongPathPrefix = @"\\?\";
     private const string DosDevicePrefix = @"\??\";
 
-    private readonly IKernel32 _kernel;
+    private readonly IWindowsSystemCalls _kernel;
     private readonly ConcurrentDictionary<string, string> _keyByDirectory = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
 
-    public WindowsVolumes(IKernel32 kernel) => _kernel = kernel;
+    public WindowsVolumes(IWindowsSystemCalls kernel) => _kernel = kernel;
 
     /// <summary>Forgets every answer: a new build on a reused node asks the system again.</summary>
     public void Forget()
@@ -170,7 +170,7 @@ internal sealed class WindowsVolumes
         string rest = path.Substring(LongPathPrefix.Length);
         if (rest.StartsWith(@"UNC\", StringComparison.OrdinalIgnoreCase))
         {
-            return @"\\" + rest.Substring(4);
+            return path.Remove(2, LongPathPrefix.Length + 2); // "\\?\UNC\" becomes "\\"
         }
 
         return rest.Length >= 2 && rest[1] == ':' ? rest : path;
@@ -179,13 +179,14 @@ internal sealed class WindowsVolumes
     /// <summary>The directory part of a path, by either separator (paths here are Windows paths, but tests run on Linux too).</summary>
     private static string DirectoryOf(string path)
     {
-        int end = path.TrimEnd('\\', '/').LastIndexOfAny(new[] { '\\', '/' });
+        string trimmed = path.TrimEnd('\\', '/');
+        int end = Math.Max(trimmed.LastIndexOf('\\'), trimmed.LastIndexOf('/'));
         return end <= 0 ? path : path.Substring(0, end + 1);
     }
 
     private static string Join(string directory, string rest)
     {
-        char separator = directory.IndexOf('\\') >= 0 || directory.IndexOf('/') < 0 ? '\\' : '/';
+        char separator = directory.Contains('\\') || !directory.Contains('/') ? '\\' : '/';
         return rest.Length == 0 ? directory : directory.TrimEnd('\\', '/') + separator + rest.TrimStart('\\', '/');
     }
 }

@@ -240,7 +240,7 @@ public static class CaseGenerator
         {
             < 50 => path,
             < 60 => "./" + path,
-            < 68 when path.StartsWith("g/", StringComparison.Ordinal) => "g/d1/../" + path.Substring(2),
+            < 68 when path.StartsWith("g/", StringComparison.Ordinal) => string.Concat("g/d1/../", path.AsSpan(2)),
             < 76 when path.Contains('/') => ReplaceFirst(path, "/", "/./"),
             < 84 when path.Contains('/') => ReplaceFirst(path, "/", "//"),
             < 87 when trailingSeparator => path + "/",
@@ -258,7 +258,7 @@ public static class CaseGenerator
     private static string ReplaceFirst(string text, string what, string with)
     {
         int at = text.IndexOf(what, StringComparison.Ordinal);
-        return text.Substring(0, at) + with + text.Substring(at + what.Length);
+        return string.Concat(text.AsSpan(0, at), with, text.AsSpan(at + what.Length));
     }
 
     private static string Escape(string spec) =>

@@ -1,0 +1,67 @@
+#if NET
+using System.Runtime.InteropServices;
+using CloneCopy.Engine;
+using CloneCopy.Platform.Portable;
+using CloneCopy.Platform.Unix;
+
+namespace CloneCopy.Platform.Linux;
+
+/// <summary>
+/// Linux: paths probed with statx (two calls for a symbolic link), files cloned with FICLONE or copied in the
+/// kernel by <see cref="LinuxFileTransfer"/>; where the C library cannot be called, .NET's answers and copies.
+/// </summary>
+internal sealed class LinuxPlatform : UnixPlatform
+{
+    private const uint Wanted = LibC.STATX_TYPE | LibC.STATX_MODE | LibC.STATX_NLINK | LibC.STATX_UID | LibC.STATX_INO;
+
+    private readonly bool _useStatx;
+
+    private LinuxPlatform(bool usable, IFileTransfer transfer)
+        : base(transfer) => _useStatx = usable;
+
+    public override bool ComparesPathsExactly => true;
+
+    public static LinuxPlatform Create(EngineDiagnostics diagnostics)
+    {
+        if (LinuxFileTransfer.IsUsable())
+        {
+            return new LinuxPlatform(true, new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>()));
+        }
+
+        diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");
+        return new LinuxPlatform(false, new PlatformFileCopy());
+    }
+
+    public override PathStatus Probe(string fullPath)
+    {
+        if (_useStatx)
+        {
+            if (LibC.Statx(LibC.AT_FDCWD, fullPath, LibC.AT_SYMLINK_NOFOLLOW, Wanted, out var entry) == 0)
+            {
+                if (!entry.IsSymbolicLink)
+                {
+                    return new PathStatus(true, entry.IsDirectory) { LinkCount = entry.LinkCount, Device = entry.Device, Inode = entry.Inode, IsReadOnly = UnixReadOnly.AsDotNetSeesIt(entry.Mode, entry.Uid) };
+                }
+
+                // A link: it exists; it is a directory, and has an identity, through what it leads to.
+                bool resolved = LibC.Statx(LibC.AT_FDCWD, fullPath, 0, Wanted, out var target) == 0;
+                return new PathStatus(true, resolved && target.IsDirectory)
+                {
+                    IsLink = true,
+                    LinkCount = entry.LinkCount,
+                    Device = resolved ? target.Device : 0,
+                    Inode = resolved ? target.Inode : 0,
+                };
+            }
+
+            int errno = Marshal.GetLastPInvokeError();
+            if (errno is LinuxErrors.ENOENT or LinuxErrors.ENOTDIR)
+            {
+                return new PathStatus(false, false);
+            }
+        }
+
+        return DotNetPathProbe.Get(fullPath);
+    }
+}
+#endif

@@ -1,0 +1,291 @@
+using System;
+using System.IO;
+using System.Threading;
+using CloneCopy.Engine;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>
+/// Block cloning on ReFS and Dev Drive with FSCTL_DUPLICATE_EXTENTS_TO_FILE, as the engine's
+/// <see cref="IFileCloner"/>. Every call into the system goes through <see cref="IWindowsSystemCalls"/>; the
+/// steps are this class's own, and each answers the engine directly with a <see cref="CloneAttempt"/>.
+/// <para>
+/// A pair of volumes is judged once per build: different volumes; a volume that cannot clone; a volume where
+/// CopyFile was seen to clone by itself (then the file is left to CopyFile, <see cref="CopyFileCloneProbe"/>).
+/// </para>
+/// <para>
+/// A file: the destination is created new (never an existing file replaced), made sparse before its end of
+/// file is set (so no clusters are allocated only to be released by the clone), given the source's
+/// integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
+/// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's sparseness. On
+/// any failure or cancellation the half-made destination is deleted: it is marked delete-on-close as soon as
+/// it exists, and the mark is cleared only when the clone is complete. Timestamps and attributes are the
+/// caller's (ClonerTransfer gives them as File.Copy would).
+/// </para>
+/// </summary>
+internal sealed class WindowsBlockCloner : IFileCloner
+{
+    /// <summary>Bytes per FSCTL call: under the 4 GiB limit, and a multiple of every cluster size.</summary>
+    public const long DefaultChunkSize = 1L << 30;
+
+    private readonly IWindowsSystemCalls _calls;
+    private readonly long _chunkSize;
+    private readonly CopyFileCloneProbe _copyFileProbe;
+
+    /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
+    public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
+    {
+        _calls = calls;
+        _chunkSize = chunkSize;
+        Volumes = new WindowsVolumes(calls);
+        _copyFileProbe = new CopyFileCloneProbe(calls);
+    }
+
+    public WindowsVolumes Volumes { get; }
+
+    /// <summary>A block clone carries data only.</summary>
+    public bool ClonesKeepMetadata => false;
+
+    public string VolumeOf(string path) => Volumes.KeyOf(path);
+
+    public void ForgetVolumes()
+    {
+        Volumes.Forget();
+        _copyFileProbe.Forget();
+    }
+
+    public NotClonedReason ProbeVolumes(string source, string destination)
+    {
+        string sourceKey = VolumeOf(source);
+        if (!string.Equals(sourceKey, VolumeOf(destination), StringComparison.OrdinalIgnoreCase))
+        {
+            return NotClonedReason.DifferentVolumes;
+        }
+
+        if (!Volumes.CapabilityOf(sourceKey).CanBlockClone)
+        {
+            return NotClonedReason.FilesystemCannotClone;
+        }
+
+        // Where CopyFile itself clones (checked once per volume), it is faster for small files than a block clone
+        // of our own (the CopyOnWrite library's benchmarks) and MSBuild's Copy uses it: leave the file to it.
+        return _copyFileProbe.ClonesOn(VolumeOf(destination), Path.GetDirectoryName(destination) ?? destination)
+            ? NotClonedReason.CopyFileClonesHere
+            : NotClonedReason.None;
+    }
+
+    public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
+    {
+        try
+        {
+            return CloneFile(source, destination, cancellation);
+        }
+        catch (IOException e) when (!IsRealError(Win32.ErrorOf(e.HResult)))
+        {
+            // A volume that can no longer be queried (a new build forgot it meanwhile), or a call that threw
+            // instead of answering: copy this file, as for any other refusal.
+            return Classify(Win32.ErrorOf(e.HResult), e.Message);
+        }
+        catch (UnauthorizedAccessException e)
+        {
+            return CloneAttempt.NotNow(e.Message);
+        }
+    }
+
+    private CloneAttempt CloneFile(string source, string destination, CancellationToken cancellation)
+    {
+        VolumeCapability volume = Volumes.CapabilityOf(Volumes.KeyOf(destination));
+        if (!volume.CanBlockClone)
+        {
+            return CannotCloneHere(Win32.ErrorInvalidFunction, destination);
+        }
+
+        // Shared as CopyFile shares its source (read, write and delete): a file another process has open for
+        // writing is cloned where CopyFile would copy it, not refused with a sharing violation.
+        if (Failed(_calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle from), source, out CloneAttempt failure))
+        {
+            return failure;
+        }
+
+        using (from)
+        {
+            if (Failed(_calls.GetFileInformation(from, out Win32FileInformation sourceInfo), source, out failure))
+            {
+                return failure;
+            }
+
+            if (WhatACloneWouldDrop(from, source) is string dropped)
+            {
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, dropped);
+            }
+
+            if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
+            {
+                return failure;
+            }
+
+            // We created it (CreateNew): until it is a whole clone it must not survive as a full-length file newer
+            // than its source. Marked delete-on-close on our own handle (which has DELETE access), it goes away when
+            // the last handle closes, even one a scanner opened on it meanwhile, where a later DeleteFile by name
+            // would fail. The mark is cleared only once the clone is complete.
+            bool deletesOnClose = _calls.SetDeleteOnClose(to, true) == 0;
+            bool complete = false;
+            try
+            {
+                CloneAttempt attempt = CloneInto(from, to, sourceInfo, volume.ClusterSize, destination, deletesOnClose, cancellation);
+                complete = attempt.Kind == CloneAttemptKind.Cloned;
+                return attempt;
+            }
+            finally
+            {
+                _calls.CloseHandle(to);
+                if (!complete && !deletesOnClose)
+                {
+                    // A filesystem that refused the disposition: delete by name, the best left.
+                    _calls.DeleteFile(destination);
+                }
+            }
+        }
+    }
+
+    /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileInformation sourceInfo, long clusterSize, string destination, bool deletesOnClose, CancellationToken cancellation)
+    {
+        if (Failed(_calls.SetSparse(to, true), destination, out CloneAttempt failure))
+        {
+            return failure;
+        }
+
+        // The integrity-stream setting, while the file is empty. A volume without integrity streams (not ReFS)
+        // answers the query with an error: then there is nothing to match.
+        if (_calls.GetIntegrityInformation(from, out IntegrityInformation integrity) == 0
+            && Failed(_calls.SetIntegrityInformation(to, integrity), destination, out failure))
+        {
+            return failure;
+        }
+
+        if (Failed(_calls.SetEndOfFile(to, sourceInfo.Length), destination, out failure))
+        {
+            return failure;
+        }
+
+        // The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.
+        clusterSize = Math.Max(clusterSize, 1); // a volume that reported no geometry: the FSCTL will judge the alignment
+        long rounded = (sourceInfo.Length + clusterSize - 1) / clusterSize * clusterSize;
+        long chunk = Math.Max(clusterSize, _chunkSize / clusterSize * clusterSize);
+        for (long offset = 0; offset < rounded; offset += chunk)
+        {
+            cancellation.ThrowIfCancellationRequested();
+            int error = _calls.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset));
+            if (error == Win32.ErrorInvalidFunction)
+            {
+                // STATUS_INVALID_DEVICE_REQUEST: this filesystem does not implement the FSCTL (MS-FSA 2.1.5.10.4).
+                return CannotCloneHere(error, destination);
+            }
+
+            if (Failed(error, destination, out failure))
+            {
+                return failure;
+            }
+        }
+
+        if ((sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
+        {
+            return failure;
+        }
+
+        if (deletesOnClose && Failed(_calls.SetDeleteOnClose(to, false), destination, out failure))
+        {
+            return failure;
+        }
+
+        return CloneAttempt.Cloned;
+    }
+
+    /// <summary>
+    /// A block clone duplicates the extents of the one stream it is sent on (MS-FSA 2.1.5.10.4 operates on "an
+    /// Open of a DataStream"); CopyFile also copies named streams and extended attributes (dotnet/runtime #88695
+    /// and the CopyOnWrite library's issue 24 reach the same rule). Such a source is left to CopyFile: the
+    /// reason is returned, else null. When the system cannot say (the query fails), the file is left to CopyFile
+    /// too: a copy loses nothing.
+    /// </summary>
+    private string? WhatACloneWouldDrop(SafeFileHandle from, string source)
+    {
+        // ERROR_HANDLE_EOF: no streams at all. ERROR_INVALID_FUNCTION: the filesystem does not enumerate streams
+        // (STATUS_INVALID_DEVICE_REQUEST), so it has no named ones to lose; Wine 8 answers so, NTFS and ReFS list them.
+        int error = _calls.GetStreamNames(from, out string[] streams);
+        bool onlyUnnamedData = error is Win32.ErrorHandleEof or Win32.ErrorInvalidFunction || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
+        if (!onlyUnnamedData)
+        {
+            return error == 0
+                ? $"'{source}' has named streams ({string.Join(", ", Array.FindAll(streams, s => s != "::$DATA"))}), which a clone would drop"
+                : $"Cannot list the streams of '{source}': {Win32.Describe(error)}";
+        }
+
+        error = _calls.GetExtendedAttributesSize(from, out uint extendedAttributes);
+        if (error != 0 || extendedAttributes != 0)
+        {
+            return error == 0
+                ? $"'{source}' has extended attributes ({extendedAttributes} bytes), which a clone would drop"
+                : $"Cannot read the extended attributes of '{source}': {Win32.Describe(error)}";
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// The volume cannot duplicate extents at all: STATUS_INVALID_DEVICE_REQUEST (ERROR_INVALID_FUNCTION), which
+    /// MS-FSA 2.1.5.10.4 reserves for an object store that does not implement the FSCTL. Only this answer
+    /// condemns the volume (remembered for it); every other refusal is about one file (MS-FSCC 2.3.8 lists
+    /// STATUS_NOT_SUPPORTED for per-file conditions).
+    /// </summary>
+    private static CloneAttempt CannotCloneHere(int error, string path) =>
+        CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, Described(error, path));
+
+    /// <summary>
+    /// True, with the engine's answer, when a call failed. A real error (no space, no quota) is thrown as .NET
+    /// words an IOException, with the Win32 error in its HRESULT: File.Copy would fail too, and MSBuild's retries
+    /// and codes report it.
+    /// </summary>
+    private static bool Failed(int error, string path, out CloneAttempt attempt)
+    {
+        attempt = default;
+        if (error == 0)
+        {
+            return false;
+        }
+
+        string message = Described(error, path);
+        if (IsRealError(error))
+        {
+            throw new IOException(message, Win32.HResultOf(error));
+        }
+
+        attempt = Classify(error, message);
+        return true;
+    }
+
+    private static bool IsRealError(int error) =>
+        error is Win32.ErrorDiskFull or Win32.ErrorHandleDiskFull or Win32.ErrorDiskQuotaExceeded;
+
+    private static CloneAttempt Classify(int error, string message) => error switch
+    {
+        // ERROR_BLOCK_TOO_MANY_REFERENCES: a block of the source has reached the reference limit (8175 on ReFS).
+        Win32.ErrorBlockTooManyReferences => CloneAttempt.LinkLimit(message),
+
+        // Only MSBuild's rules may replace an existing destination: File.Copy does, with its own checks.
+        Win32.ErrorFileExists or Win32.ErrorAlreadyExists => CloneAttempt.DestinationExists(message),
+
+        Win32.ErrorNotSameDevice => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, message),
+
+        // ERROR_NOT_SUPPORTED (STATUS_NOT_SUPPORTED: per file in MS-FSCC 2.3.8, e.g. a sparse source into a
+        // non-sparse target), ERROR_INVALID_FUNCTION from any step but the clone itself (a query this volume
+        // does not answer), a sharing violation, access denied, an integrity or alignment refusal: copy this
+        // file, try the next. File.Copy then reports a real problem with .NET's own words.
+        _ => CloneAttempt.NotNow(message),
+    };
+
+    /// <summary>As .NET words an IOException: "message : 'path'".</summary>
+    private static string Described(int error, string path) => $"{Win32.Describe(error)} : '{path}'";
+}

@@ -1,0 +1,178 @@
+using System;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <content>
+/// The kernel32 and ntdll functions <see cref="WindowsSystemCalls"/> calls, and the structures they take:
+/// declarations only, private to the one class that calls them. DllImport rather than LibraryImport: the same
+/// declarations serve the netstandard2.0 build.
+/// </content>
+internal sealed partial class WindowsSystemCalls
+{
+    private static class Native
+    {
+        private const string Kernel32 = "kernel32.dll";
+
+        public const int FileDispositionInfoClass = 4;
+        public const int FileEndOfFileInfoClass = 6;
+        public const int FileIdInfoClass = 18;
+        public const int FileStreamInfoClass = 7;
+        public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
+        public const uint FileNameNormalized = 0x0;
+
+        [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool GetVolumePathName(string fileName, [Out] char[] volumePathName, uint bufferLength);
+
+        [DllImport(Kernel32, EntryPoint = "GetVolumeNameForVolumeMountPointW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool GetVolumeNameForVolumeMountPoint(string volumeMountPoint, [Out] char[] volumeName, uint bufferLength);
+
+        [DllImport(Kernel32, EntryPoint = "QueryDosDeviceW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern uint QueryDosDevice(string deviceName, [Out] char[] targetPath, uint max);
+
+        [DllImport(Kernel32, EntryPoint = "GetVolumeInformationW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool GetVolumeInformation(string rootPathName, [Out] char[]? volumeNameBuffer, uint volumeNameSize, out uint volumeSerialNumber, out uint maximumComponentLength, out uint fileSystemFlags, [Out] char[] fileSystemNameBuffer, uint fileSystemNameSize);
+
+        [DllImport(Kernel32, EntryPoint = "GetDiskFreeSpaceW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool GetDiskFreeSpace(string rootPathName, out uint sectorsPerCluster, out uint bytesPerSector, out uint numberOfFreeClusters, out uint totalNumberOfClusters);
+
+        [DllImport(Kernel32, EntryPoint = "CreateFileW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern SafeFileHandle CreateFile(string fileName, uint desiredAccess, uint shareMode, IntPtr securityAttributes, uint creationDisposition, uint flagsAndAttributes, IntPtr templateFile);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool GetFileInformationByHandle(SafeFileHandle file, out ByHandleFileInformation information);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool GetFileInformationByHandleEx(SafeFileHandle file, int fileInformationClass, out FileIdInfo information, uint bufferSize);
+
+        /// <summary>The FILE_STREAM_INFO form: a buffer of variable-length entries.</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "GetFileInformationByHandleEx")]
+        public static extern bool GetFileStreamInformation(SafeFileHandle file, int fileInformationClass, byte[] buffer, uint bufferSize);
+
+        /// <summary>NtQueryInformationFile(FileEaInformation): FILE_EA_INFORMATION is one ULONG, EaSize.</summary>
+        [DllImport("ntdll.dll")]
+        public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, out uint eaSize, uint length, int fileInformationClass);
+
+        [DllImport("ntdll.dll")]
+        public static extern int RtlNtStatusToDosError(int status);
+
+        [StructLayout(LayoutKind.Sequential)]
+        public struct IoStatusBlock
+        {
+            public IntPtr Status;
+            public UIntPtr Information;
+        }
+
+        [DllImport(Kernel32, EntryPoint = "GetFinalPathNameByHandleW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern uint GetFinalPathNameByHandle(SafeFileHandle file, [Out] char[] filePath, uint bufferLength, uint flags);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool SetFileInformationByHandle(SafeFileHandle file, int fileInformationClass, ref long endOfFile, uint bufferSize);
+
+        /// <summary>The FILE_DISPOSITION_INFO form: one BOOLEAN, DeleteFile.</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+        public static extern bool SetFileDisposition(SafeFileHandle file, int fileInformationClass, ref byte deleteFile, uint bufferSize);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref byte inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, IntPtr inBuffer, uint inBufferSize, out GetIntegrityInformationBuffer outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref SetIntegrityInformationBuffer inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern bool DeviceIoControl(SafeFileHandle device, uint ioControlCode, ref DuplicateExtentsData inBuffer, uint inBufferSize, IntPtr outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        [DllImport(Kernel32, EntryPoint = "CopyFileW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool CopyFile(string existingFileName, string newFileName, bool failIfExists);
+
+        /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
+        public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        [DllImport(Kernel32, EntryPoint = "DeleteFileW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool DeleteFile(string fileName);
+
+        [DllImport(Kernel32, EntryPoint = "CreateSymbolicLinkW", CharSet = CharSet.Unicode, SetLastError = true)]
+        [return: MarshalAs(UnmanagedType.I1)]
+        public static extern bool CreateSymbolicLink(string symlinkFileName, string targetFileName, uint flags);
+
+        [DllImport(Kernel32, EntryPoint = "CreateHardLinkW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool CreateHardLink(string fileName, string existingFileName, IntPtr securityAttributes);
+
+        /// <summary>Unlike GetVersionEx, not subject to the application manifest: the true build number.</summary>
+        [DllImport("ntdll.dll")]
+        public static extern int RtlGetVersion(ref OsVersionInfo versionInformation);
+
+        /// <summary>BY_HANDLE_FILE_INFORMATION (FILETIMEs are two DWORDs, hence 4-byte packing).</summary>
+        [StructLayout(LayoutKind.Sequential, Pack = 4)]
+        public struct ByHandleFileInformation
+        {
+            public uint FileAttributes;
+            public long CreationTime;
+            public long LastAccessTime;
+            public long LastWriteTime;
+            public uint VolumeSerialNumber;
+            public uint FileSizeHigh;
+            public uint FileSizeLow;
+            public uint NumberOfLinks;
+            public uint FileIndexHigh;
+            public uint FileIndexLow;
+        }
+
+        /// <summary>FILE_ID_INFO.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public struct FileIdInfo
+        {
+            public ulong VolumeSerialNumber;
+            public ulong FileIdLow;
+            public ulong FileIdHigh;
+        }
+
+        /// <summary>FSCTL_GET_INTEGRITY_INFORMATION_BUFFER.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public struct GetIntegrityInformationBuffer
+        {
+            public ushort ChecksumAlgorithm;
+            public ushort Reserved;
+            public uint Flags;
+            public uint ChecksumChunkSizeInBytes;
+            public uint ClusterSizeInBytes;
+        }
+
+        /// <summary>FSCTL_SET_INTEGRITY_INFORMATION_BUFFER.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public struct SetIntegrityInformationBuffer
+        {
+            public ushort ChecksumAlgorithm;
+            public ushort Reserved;
+            public uint Flags;
+        }
+
+        /// <summary>DUPLICATE_EXTENTS_DATA (64-bit layout: the handle is pointer-sized).</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public struct DuplicateExtentsData
+        {
+            public IntPtr FileHandle;
+            public long SourceFileOffset;
+            public long TargetFileOffset;
+            public long ByteCount;
+        }
+
+        /// <summary>RTL_OSVERSIONINFOW.</summary>
+        [StructLayout(LayoutKind.Sequential, CharSet = CharSet.Unicode)]
+        public struct OsVersionInfo
+        {
+            public int OsVersionInfoSize;
+            public int MajorVersion;
+            public int MinorVersion;
+            public int BuildNumber;
+            public int PlatformId;
+            [MarshalAs(UnmanagedType.ByValTStr, SizeConst = 128)]
+            public string CsdVersion;
+        }
+    }
+}

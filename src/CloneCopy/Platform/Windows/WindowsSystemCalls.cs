@@ -1,0 +1,297 @@
+using System;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>
+/// The real <see cref="IWindowsSystemCalls"/>: each method is one P/Invoke (two where a buffer must grow), its
+/// result turned into "0 or the Win32 error". No decisions are made here.
+/// </summary>
+internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
+{
+    public static WindowsSystemCalls Instance { get; } = new();
+
+    private WindowsSystemCalls()
+    {
+    }
+
+    /// <summary>RtlGetVersion's build number (the caller falls back to .NET's answer when it fails).</summary>
+    public static int? RunningBuild()
+    {
+        var info = new Native.OsVersionInfo { OsVersionInfoSize = Marshal.SizeOf<Native.OsVersionInfo>() };
+        return Native.RtlGetVersion(ref info) == 0 ? info.BuildNumber : null;
+    }
+
+    public int GetVolumePathName(string path, out string volumePath)
+    {
+        // The answer is never longer than the question (plus a trailing separator).
+        var buffer = new char[Math.Max(path.Length + 2, 262)];
+        volumePath = Native.GetVolumePathName(path, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        return volumePath.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidName);
+    }
+
+    public int GetVolumeNameForVolumeMountPoint(string volumeMountPoint, out string volumeName)
+    {
+        var buffer = new char[64]; // "\\?\Volume{GUID}\" is 49 characters
+        volumeName = Native.GetVolumeNameForVolumeMountPoint(volumeMountPoint, buffer, (uint)buffer.Length) ? Terminated(buffer) : string.Empty;
+        return volumeName.Length > 0 ? 0 : LastErrorOr(Win32.ErrorInvalidParameter);
+    }
+
+    public int QueryDosDevice(string deviceName, out string target)
+    {
+        for (int size = 1024; size <= 65536; size *= 4)
+        {
+            var buffer = new char[size];
+            if (Native.QueryDosDevice(deviceName, buffer, (uint)buffer.Length) != 0)
+            {
+                target = Terminated(buffer); // the first of the list: the current mapping
+                return 0;
+            }
+
+            int error = Marshal.GetLastWin32Error();
+            if (error != Win32.ErrorInsufficientBuffer)
+            {
+                target = string.Empty;
+                return error;
+            }
+        }
+
+        target = string.Empty;
+        return Win32.ErrorInsufficientBuffer;
+    }
+
+    public int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName)
+    {
+        var name = new char[64];
+        if (Native.GetVolumeInformation(rootPath, null, 0, out serialNumber, out _, out fileSystemFlags, name, (uint)name.Length))
+        {
+            fileSystemName = Terminated(name);
+            return 0;
+        }
+
+        fileSystemName = string.Empty;
+        return LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
+        Native.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
+    {
+        handle = Native.CreateFile(path, desiredAccess, shareMode, IntPtr.Zero, creationDisposition, flagsAndAttributes, IntPtr.Zero);
+        if (!handle.IsInvalid)
+        {
+            return 0;
+        }
+
+        int error = LastErrorOr(Win32.ErrorGenFailure);
+        handle.Dispose();
+        return error;
+    }
+
+    public int GetFileInformation(SafeFileHandle file, out Win32FileInformation information)
+    {
+        if (!Native.GetFileInformationByHandle(file, out Native.ByHandleFileInformation raw))
+        {
+            information = default;
+            return LastErrorOr(Win32.ErrorGenFailure);
+        }
+
+        information = new Win32FileInformation(
+            raw.FileAttributes,
+            raw.VolumeSerialNumber,
+            ((ulong)raw.FileIndexHigh << 32) | raw.FileIndexLow,
+            raw.NumberOfLinks,
+            (long)(((ulong)raw.FileSizeHigh << 32) | raw.FileSizeLow));
+        return 0;
+    }
+
+    public int GetFileId(SafeFileHandle file, out Win32FileId id)
+    {
+        if (!Native.GetFileInformationByHandleEx(file, Native.FileIdInfoClass, out Native.FileIdInfo raw, (uint)Marshal.SizeOf<Native.FileIdInfo>()))
+        {
+            id = default;
+            return LastErrorOr(Win32.ErrorGenFailure);
+        }
+
+        id = new Win32FileId(raw.VolumeSerialNumber, raw.FileIdLow, raw.FileIdHigh);
+        return 0;
+    }
+
+    public int GetStreamNames(SafeFileHandle file, out string[] names)
+    {
+        names = Array.Empty<string>();
+        for (int size = 4096; size <= 1 << 20; size *= 4)
+        {
+            var buffer = new byte[size];
+            if (!Native.GetFileStreamInformation(file, Native.FileStreamInfoClass, buffer, (uint)buffer.Length))
+            {
+                int error = LastErrorOr(Win32.ErrorGenFailure);
+                if (error == Win32.ErrorMoreData || error == Win32.ErrorInsufficientBuffer)
+                {
+                    continue;
+                }
+
+                return error;
+            }
+
+            // FILE_STREAM_INFO: NextEntryOffset (4), StreamNameLength in bytes (4), StreamSize (8),
+            // StreamAllocationSize (8), then the name; entries chained by NextEntryOffset, 0 for the last.
+            var found = new System.Collections.Generic.List<string>();
+            int offset = 0;
+            while (true)
+            {
+                int next = BitConverter.ToInt32(buffer, offset);
+                int nameLength = BitConverter.ToInt32(buffer, offset + 4);
+                found.Add(System.Text.Encoding.Unicode.GetString(buffer, offset + 24, nameLength));
+                if (next == 0)
+                {
+                    break;
+                }
+
+                offset += next;
+            }
+
+            names = found.ToArray();
+            return 0;
+        }
+
+        return Win32.ErrorInsufficientBuffer;
+    }
+
+    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
+    {
+        int status = Native.NtQueryInformationFile(file, out _, out size, sizeof(uint), Native.FileEaInformationClass);
+        return status == 0 ? 0 : Native.RtlNtStatusToDosError(status);
+    }
+
+    public int GetFinalPathName(SafeFileHandle file, out string path)
+    {
+        var buffer = new char[512];
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            uint length = Native.GetFinalPathNameByHandle(file, buffer, (uint)buffer.Length, Native.FileNameNormalized);
+            if (length == 0)
+            {
+                break;
+            }
+
+            if (length < buffer.Length)
+            {
+                path = new string(buffer, 0, (int)length);
+                return 0;
+            }
+
+            buffer = new char[length + 1]; // too small: the answer is the size needed
+        }
+
+        path = string.Empty;
+        return LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public int SetSparse(SafeFileHandle file, bool sparse)
+    {
+        byte setSparse = sparse ? (byte)1 : (byte)0; // FILE_SET_SPARSE_BUFFER: one BOOLEAN
+        return Native.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    {
+        if (!Native.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out Native.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<Native.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
+        {
+            information = default;
+            return LastErrorOr(Win32.ErrorGenFailure);
+        }
+
+        information = new IntegrityInformation(raw.ChecksumAlgorithm, raw.Flags);
+        return 0;
+    }
+
+    public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
+    {
+        var raw = new Native.SetIntegrityInformationBuffer { ChecksumAlgorithm = information.ChecksumAlgorithm, Flags = information.Flags };
+        return Native.DeviceIoControl(file, Win32.FsctlSetIntegrityInformation, ref raw, (uint)Marshal.SizeOf<Native.SetIntegrityInformationBuffer>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public int SetEndOfFile(SafeFileHandle file, long length) =>
+        Native.SetFileInformationByHandle(file, Native.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
+    {
+        bool added = false;
+        try
+        {
+            source.DangerousAddRef(ref added); // the raw handle goes inside a structure: keep it open meanwhile
+            var data = new Native.DuplicateExtentsData
+            {
+                FileHandle = source.DangerousGetHandle(),
+                SourceFileOffset = sourceOffset,
+                TargetFileOffset = destinationOffset,
+                ByteCount = byteCount,
+            };
+            return Native.DeviceIoControl(destination, Win32.FsctlDuplicateExtentsToFile, ref data, (uint)Marshal.SizeOf<Native.DuplicateExtentsData>(), IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        }
+        finally
+        {
+            if (added)
+            {
+                source.DangerousRelease();
+            }
+        }
+    }
+
+    public int SetDeleteOnClose(SafeFileHandle file, bool delete)
+    {
+        byte deleteFile = delete ? (byte)1 : (byte)0;
+        return Native.SetFileDisposition(file, Native.FileDispositionInfoClass, ref deleteFile, 1) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public void CloseHandle(SafeFileHandle file) => file.Dispose();
+
+    public int CopyFile(string source, string destination) =>
+        Native.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
+    {
+        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
+        // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
+        var buffer = new byte[16 + (4 * 16)];
+        long startingVcn = 0;
+        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
+        {
+            logicalCluster = BitConverter.ToInt64(buffer, 24);
+            return 0;
+        }
+
+        logicalCluster = -1;
+        return error == 0 ? Win32.ErrorHandleEof : error;
+    }
+
+    public int DeleteFile(string path) => Native.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>
+        Native.CreateSymbolicLink(linkPath, targetPath, flags) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int CreateHardLink(string linkPath, string existingPath) =>
+        Native.CreateHardLink(linkPath, existingPath, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    /// <summary>
+    /// A failed call that left no error code still failed: never report it as success. Nor as
+    /// ERROR_INVALID_FUNCTION, which from the clone FSCTL means "this volume cannot clone" and is remembered
+    /// for the volume; ERROR_GEN_FAILURE is remembered nowhere.
+    /// </summary>
+    private static int LastErrorOr(int fallback)
+    {
+        int error = Marshal.GetLastWin32Error();
+        return error != 0 ? error : fallback;
+    }
+
+    private static string Terminated(char[] buffer)
+    {
+        int end = Array.IndexOf(buffer, '\0');
+        return new string(buffer, 0, end < 0 ? buffer.Length : end);
+    }
+}

@@ -1,0 +1,76 @@
+using System;
+using System.Collections.Generic;
+
+namespace CloneCopy;
+
+/// <summary>
+/// The environment variables MSBuild's Copy honours, read once per task invocation. Same names and
+/// meanings, and the same test of each value as MSBuild's (Copy.cs and Traits.cs, 18.9), so a build that
+/// relies on one behaves the same with CloneCopy: MSBUILDALWAYSOVERWRITEREADONLYFILES, MSBUILDALWAYSRETRY
+/// and MSBuildUseSymboliclinksIfPossible count when present at all, even empty; MSBUILDCOPYWITHOUTDELETE
+/// only when it is exactly "1". Read where MSBuild's Copy reads them: those three from the task's environment
+/// (the project's TaskEnvironment under -mt), the other two from the process (MSBuild's process-wide Traits).
+/// <para>
+/// The one route: Copy reads them once per call into this object and every rule asks it. <see cref="Variables"/>
+/// is the one list of their names: the differential lanes take it from the test binary
+/// (<c>CloneCopy.Tests --escape-hatch-lanes</c>), so adding a variable is an edit here plus its scenarios.
+/// </para>
+/// </summary>
+internal sealed class CopyEscapeHatches
+{
+    public const string AlwaysOverwriteReadOnlyFilesVariable = "MSBUILDALWAYSOVERWRITEREADONLYFILES";
+    public const string AlwaysRetryVariable = "MSBUILDALWAYSRETRY";
+    public const string UseSymbolicLinksVariable = "MSBuildUseSymboliclinksIfPossible";
+    public const string CopyWithoutDeleteVariable = "MSBUILDCOPYWITHOUTDELETE";
+    public const string ParallelismVariable = "MSBUILDCOPYTASKPARALLELISM";
+
+    private CopyEscapeHatches()
+    {
+    }
+
+    /// <summary>Every escape hatch of MSBuild's Copy CloneCopy honours, by its environment variable's name.</summary>
+    public static IReadOnlyList<string> Variables { get; } =
+        [CopyWithoutDeleteVariable, AlwaysRetryVariable, AlwaysOverwriteReadOnlyFilesVariable, UseSymbolicLinksVariable, ParallelismVariable];
+
+    /// <summary>MSBUILDALWAYSOVERWRITEREADONLYFILES: treat OverwriteReadOnlyFiles as true.</summary>
+    public bool AlwaysOverwriteReadOnlyFiles { get; private set; }
+
+    /// <summary>MSBUILDALWAYSRETRY: retry even failures that are normally final (access denied on Windows).</summary>
+    public bool AlwaysRetry { get; private set; }
+
+    /// <summary>MSBuildUseSymboliclinksIfPossible: the default of UseSymboliclinksIfPossible when the project does not set it.</summary>
+    public bool UseSymbolicLinksByDefault { get; private set; }
+
+    /// <summary>MSBUILDCOPYWITHOUTDELETE: do not delete an existing destination before writing it.</summary>
+    public bool CopyWithoutDelete { get; private set; }
+
+    /// <summary>MSBUILDCOPYTASKPARALLELISM: 1 runs every copy on the calling thread; unset means the default.</summary>
+    public int Parallelism { get; private set; }
+
+    public static CopyEscapeHatches FromEnvironment(CopyEnvironment task) => new()
+    {
+        AlwaysOverwriteReadOnlyFiles = IsPresent(AlwaysOverwriteReadOnlyFilesVariable, task),
+        AlwaysRetry = IsPresent(AlwaysRetryVariable, task),
+        UseSymbolicLinksByDefault = IsPresent(UseSymbolicLinksVariable, task),
+        CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1",
+        Parallelism = ReadParallelism(),
+    };
+
+    /// <summary>
+    /// True when one of them changes what MSBuild's Copy logs or does (a thread count of 1 runs every copy on the
+    /// calling thread, in order; other counts change only the speed).
+    /// </summary>
+    public bool AnyChangesBehaviour => AlwaysOverwriteReadOnlyFiles || AlwaysRetry || UseSymbolicLinksByDefault || CopyWithoutDelete || Parallelism == 1;
+
+    /// <summary>6 copy threads on machines with more than 4 logical cores, else 4: MSBuild's default.</summary>
+    public static int DefaultParallelism => Environment.ProcessorCount > 4 ? 6 : 4;
+
+    /// <summary>Present with any value, "" included (a Unix process can be given an empty variable; Windows drops it).</summary>
+    private static bool IsPresent(string name, CopyEnvironment environment) => environment.Variable(name) is not null;
+
+    private static int ReadParallelism()
+    {
+        string? value = CopyEnvironment.Process.Variable(ParallelismVariable);
+        return int.TryParse(value, out int parsed) && parsed > 0 ? parsed : DefaultParallelism;
+    }
+}

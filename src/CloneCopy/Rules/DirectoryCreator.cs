@@ -1,0 +1,38 @@
+using System.Collections.Concurrent;
+using System.IO;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>Creates destination directories once per task invocation, logging each one it creates.</summary>
+internal sealed class DirectoryCreator
+{
+    // string to string: shared generic code that needs no JIT in a fresh node (string to bool would).
+    private readonly ConcurrentDictionary<string, string> _known = new(MSBuildPlatformRules.PathComparer);
+    private readonly TaskLoggingHelper _log;
+
+    public DirectoryCreator(TaskLoggingHelper log) => _log = log;
+
+    /// <param name="directorySpec">The directory part of the destination as the user wrote it (for the message).</param>
+    /// <param name="directoryFullPath">
+    /// The same directory, full path (the cache key); null for a path without one, as a Windows device
+    /// (\\.\NUL): then, as in MSBuild, there is nothing to create.
+    /// </param>
+    public void Ensure(string directorySpec, string? directoryFullPath)
+    {
+        if (directorySpec.Length == 0 || directoryFullPath is not { Length: > 0 } || _known.ContainsKey(directoryFullPath))
+        {
+            return;
+        }
+
+        MSBuildMaxPath.ThrowIfTooLong(directoryFullPath);
+        if (!Directory.Exists(directoryFullPath))
+        {
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.CreatesDirectory, directorySpec);
+            Directory.CreateDirectory(directoryFullPath);
+        }
+
+        _known.TryAdd(directoryFullPath, directoryFullPath);
+    }
+}

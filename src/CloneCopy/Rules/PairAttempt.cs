@@ -1,0 +1,168 @@
+using System.IO;
+using System.Threading;
+using CloneCopy.Engine;
+using CloneCopy.Platform;
+using Microsoft.Build.Framework;
+using Microsoft.Build.Utilities;
+
+namespace CloneCopy;
+
+/// <summary>
+/// One attempt at one pair, in MSBuild's order: a directory in the destination's place (MSB3024), a
+/// directory or nothing as the source (MSB3025, MSB3030), the destination's directory, read-only handling
+/// and delete-before-write, links when asked (MSB3893 when one was required), then the transfer engine,
+/// then the read-only rule for the result. Returns a failure for conditions retrying cannot fix; throws for
+/// I/O errors, which <see cref="CopyRetries"/> may retry.
+/// </summary>
+internal sealed class PairAttempt
+{
+    private readonly TaskLoggingHelper _log;
+    private readonly CopyOptions _options;
+    private readonly IFileTransfer _transfer;
+    private readonly DirectoryCreator _directories;
+    private readonly CancellationToken _cancellation;
+
+    /// <summary>False in a build logged at normal verbosity: then the per-file detail is not even formatted.</summary>
+    private readonly bool _logsLowImportance;
+
+    public PairAttempt(TaskLoggingHelper log, CopyOptions options, IFileTransfer transfer, CancellationToken cancellation)
+    {
+        _log = log;
+        _options = options;
+        _transfer = transfer;
+        _directories = new DirectoryCreator(log);
+        _cancellation = cancellation;
+        _logsLowImportance = log.LogsMessagesOfImportance(MessageImportance.Low);
+    }
+
+    public PairOutcome Run(CopyPair pair, string sourceFull, string destinationFull)
+    {
+        _cancellation.ThrowIfCancellationRequested();
+
+        // Looked at as MSBuild's FileState looks (backslashes read as '/' on Unix); copied by the path as given.
+        PathStatus destination = PlatformFactory.Current.Probe(FileStatePath.Of(destinationFull));
+        if (destination.IsDirectory)
+        {
+            _log.LogErrorWithCodeFromResources(CopyMessages.DestinationIsDirectory, pair.SourceSpec, pair.DestinationSpec);
+            return PairOutcome.Failed;
+        }
+
+        string sourceAsSeen = FileStatePath.Of(sourceFull);
+        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceAsSeen, PlatformFactory.Current.Probe(sourceAsSeen));
+        if (source.IsDirectory)
+        {
+            _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
+            return PairOutcome.Failed;
+        }
+
+        if (!source.Exists)
+        {
+            _log.LogErrorWithCodeFromResources(CopyMessages.SourceFileNotFound, pair.SourceSpec);
+            return PairOutcome.Failed;
+        }
+
+        if (destination.Exists && PlatformFactory.Current.DestinationIsTheSource(sourceFull, source, destinationFull, destination))
+        {
+            // The same file through a symlinked directory, a bind mount or a link: MSBuild's Copy would
+            // delete it and then fail to copy it. There is nothing to copy.
+            TaskLog.Message(_log, MessageImportance.Low, CloneCopyText.Format(CloneCopyText.SameFileByAnotherPath, destinationFull, sourceFull));
+            return new PairOutcome(PairResult.SamePath);
+        }
+
+        _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull));
+        if (destination.Exists)
+        {
+            DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
+        }
+
+        // Read before anything is written: a hard link made below shares the source's attributes.
+        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(source, sourceAsSeen);
+        PairOutcome? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? LinkOrCloneInstead(sourceFull, destinationFull) : null;
+        if (linked is null && _options.ErrorIfLinkFails)
+        {
+            _log.LogErrorWithCodeFromResources(CopyMessages.LinkFailed, sourceFull, destinationFull);
+            return PairOutcome.Failed;
+        }
+
+        PairOutcome outcome = linked ?? CopyContent(sourceFull, destinationFull);
+        if (sourceIsReadOnly)
+        {
+            // File.Copy carries the source's read-only bit over; MSBuild's Copy leaves the destination writable.
+            ReadOnlyRules.MakeWritable(destinationFull);
+        }
+
+        return outcome;
+    }
+
+    private PairOutcome CopyContent(string sourceFull, string destinationFull)
+    {
+        _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
+        if (_logsLowImportance)
+        {
+            TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+        }
+
+        return new PairOutcome(PairResult.Transferred, transfer);
+    }
+
+    /// <summary>A link as asked, or a clone in its place (CloneCopyClonesInsteadOfLinks); null when neither was made.</summary>
+    private PairOutcome? LinkOrCloneInstead(string sourceFull, string destinationFull)
+    {
+        if (_options.ClonesInsteadOfLinks && TryCloneInsteadOfLink(sourceFull, destinationFull, out TransferResult clone))
+        {
+            return new PairOutcome(PairResult.ClonedInsteadOfLink, clone);
+        }
+
+        return TryLink(sourceFull, destinationFull) is PairResult link ? new PairOutcome(link) : null;
+    }
+
+    /// <summary>
+    /// CloneCopyClonesInsteadOfLinks: the disk savings of a link without its shared writes. Where no clone is
+    /// possible, nothing has happened and MSBuild's link rules run as they would have.
+    /// </summary>
+    private bool TryCloneInsteadOfLink(string sourceFull, string destinationFull, out TransferResult clone)
+    {
+        clone = default;
+        if (_transfer is not ICloneOnlyTransfer cloner || !cloner.TryCloneOnly(sourceFull, destinationFull, _cancellation, out clone))
+        {
+            return false;
+        }
+
+        _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        TaskLog.Message(_log, MessageImportance.Low, CloneCopyText.Format(_options.UseHardLinks ? CloneCopyText.ClonedInPlaceOfHardLink : CloneCopyText.ClonedInPlaceOfSymbolicLink, destinationFull, clone.Bytes));
+        return true;
+    }
+
+    private PairResult? TryLink(string sourceFull, string destinationFull)
+    {
+        if (_options.UseHardLinks)
+        {
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.HardLinkComment, sourceFull, destinationFull);
+            if (PlatformFactory.Current.TryCreateHardLink(sourceFull, destinationFull, out string error))
+            {
+                return PairResult.HardLinked;
+            }
+
+            _log.LogCopyMessage(MessageImportance.Normal, _options.UseSymbolicLinks ? CopyMessages.RetryingAsSymbolicLink : CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
+        }
+
+        if (_options.UseSymbolicLinks)
+        {
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.SymbolicLinkComment, sourceFull, destinationFull);
+            if (PlatformFactory.Current.TryCreateSymbolicLink(sourceFull, destinationFull, out string error))
+            {
+                return PairResult.SymbolicLinked;
+            }
+
+            if (!MSBuildPlatformRules.IsWindows)
+            {
+                error = _log.FormatResourceString(CopyMessages.NonWindowsLinkErrorMessage, "symlink()", error);
+            }
+
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.RetryingAsFileCopy, sourceFull, destinationFull, error);
+        }
+
+        return null;
+    }
+}

@@ -1,0 +1,50 @@
+using System;
+using System.IO;
+
+namespace CloneCopy;
+
+/// <summary>
+/// A SourceFolders item's path as MSBuild's Copy holds it, and how it then names the folder's files. MSBuild
+/// joins the item to the current directory and normalizes the result only when it may hold a "." or ".."
+/// segment ("/." or "\." in it) or the other OS's separator; so "tree/." and "tree/sub/.." are named "tree",
+/// "tree/" keeps its separator (an empty name: its files land directly in DestinationFolder), and on Unix
+/// "a//tree" keeps its doubled separator. Its enumeration then names each file relative to that path when the
+/// file's (normalized) path starts with it, and by its full path otherwise, which makes the destination
+/// the source itself: the "a//tree" spelling copies nothing, and says so in DestinationFiles.
+/// </summary>
+internal sealed class SourceFolderPath
+{
+    private SourceFolderPath(string asMSBuildHoldsIt)
+    {
+        Value = asMSBuildHoldsIt;
+        Name = Path.GetFileName(asMSBuildHoldsIt);
+        FullPath = Path.GetFullPath(asMSBuildHoldsIt);
+    }
+
+    /// <summary>The path as MSBuild holds it (joined, normalized only where MSBuild normalizes).</summary>
+    public string Value { get; }
+
+    /// <summary>The folder's name under DestinationFolder.</summary>
+    public string Name { get; }
+
+    /// <summary>The normalized path, where the enumeration starts.</summary>
+    public string FullPath { get; }
+
+    public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment)
+    {
+        string joined = environment.AbsolutePathOf(itemSpec);
+        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.Contains(MSBuildPlatformRules.IsWindows ? '/' : '\\');
+        return new SourceFolderPath(normalize ? FixSeparators(Path.GetFullPath(joined)) : joined);
+    }
+
+    /// <summary>What MSBuild joins to DestinationFolder and the folder's name: the relative path, or the file's full path.</summary>
+    public string NameOf(string filePath, string relative) =>
+        filePath.StartsWith(Value, MSBuildPlatformRules.PathComparison) && (IsSeparator(Value[Value.Length - 1]) || (filePath.Length > Value.Length && IsSeparator(filePath[Value.Length])))
+            ? relative
+            : filePath;
+
+    /// <summary>On Unix MSBuild turns backslashes into separators after normalizing.</summary>
+    private static string FixSeparators(string path) => MSBuildPlatformRules.IsWindows ? path : path.Replace('\\', '/');
+
+    private static bool IsSeparator(char c) => c == '/' || c == '\\';
+}

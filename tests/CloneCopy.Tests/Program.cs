@@ -1,0 +1,33 @@
+using System;
+using System.Linq;
+using CloneCopy.Tests.Differential;
+
+namespace CloneCopy.Tests;
+
+/// <summary>
+/// The test binary's entry point: xunit.v3's own (as it generates it), plus one option for the scripts.
+/// <c>--escape-hatch-lanes</c> prints the escape-hatch lanes' table (<see cref="EscapeHatchLanes"/>), so that
+/// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
+/// </summary>
+internal static class Program
+{
+    public static int Main(string[] args)
+    {
+        if (args is ["--escape-hatch-lanes"])
+        {
+            foreach (string line in EscapeHatchLanes.Lines())
+            {
+                Console.WriteLine(line);
+            }
+
+            return 0;
+        }
+
+        if (args.Any(arg => arg is "--server" or "--internal-msbuild-node"))
+        {
+            return Xunit.MicrosoftTestingPlatform.TestPlatformTestFramework.RunAsync(args, SelfRegisteredExtensions.AddSelfRegisteredExtensions).GetAwaiter().GetResult();
+        }
+
+        return Xunit.Runner.InProc.SystemConsole.ConsoleRunner.Run(args).GetAwaiter().GetResult();
+    }
+}
