@@ -68,17 +68,20 @@ public sealed class GeneratedRunnerTests : IDisposable
         Assert.Empty(report.HarnessFailures);
     }
 
+    /// <summary>
+    /// A socket left in the candidate's tree once made the snapshot throw (a harness failure); since the snapshot
+    /// describes special files (issue 25's named pipes), it is an entry MSBuild's tree lacks: the candidate's
+    /// difference, reproduced and reported, and no harness failure.
+    /// </summary>
     [Fact]
-    public void A_snapshot_that_fails_on_the_candidates_tree_is_a_harness_failure_not_a_difference()
+    public void A_socket_left_in_the_candidates_tree_is_its_difference_not_a_harness_failure()
     {
         GeneratedReport report = Run(SmallCase(10), () => new Candidates.LeavesSocket.Copy());
 
         Assert.True(report.Failed);
-        Assert.Empty(report.Differences);
-        string failure = Assert.Single(report.HarnessFailures);
-        Assert.Contains("the harness failed (step: snapshot, for CloneCopy.Tests.Differential.Candidates+LeavesSocket+Copy)", failure);
-        Assert.Contains("at CloneCopy.Tests.Infrastructure.TreeSnapshot.Take", failure); // the stack
-        Assert.Contains("1 harness failures", report.Summary);
+        Assert.Empty(report.HarnessFailures);
+        string difference = Assert.Single(report.Differences);
+        Assert.Contains("socket socket", difference); // the snapshot's line: the entry "socket", of kind socket
     }
 
     [Fact]
