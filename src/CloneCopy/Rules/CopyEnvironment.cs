@@ -53,9 +53,17 @@ internal class CopyEnvironment
     /// Windows' Path.GetFullPath(" ") fails with "The path is empty.", while the joined path names the
     /// project directory itself (Windows drops trailing spaces), which MSBuild's Copy reports as a folder
     /// (MSB3024 for a destination, MSB3025 for a source).
+    /// <para>
+    /// A relative spec is joined to the directory read once per call before it is made full: Path.GetFullPath of
+    /// a relative path reads the process's current directory again (getcwd, a system call per spec). The join is
+    /// the one GetFullPath makes itself (a rooted spec, "C:x" and "\x" included, is kept as it is), so the
+    /// result is the same.
+    /// </para>
     /// </remarks>
     protected virtual string Resolve(string spec) =>
-        System.IO.Path.GetFullPath(spec[0] == ' ' && spec.Trim(' ').Length == 0 ? Join(spec) : spec);
+        System.IO.Path.GetFullPath(_currentDirectory is not null || IsBlank(spec) ? Join(spec) : spec);
+
+    private static bool IsBlank(string spec) => spec[0] == ' ' && spec.Trim(' ').Length == 0;
 
     protected virtual string Join(string spec) => System.IO.Path.Combine(_currentDirectory ?? Environment.CurrentDirectory, spec);
 }
