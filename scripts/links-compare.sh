@@ -22,7 +22,8 @@ step "building the benchmarks" "read the errors above" dotnet build tests/CloneC
 
 work="$dir/links-compare"
 rm -rf "$work" && mkdir -p "$work"
-dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
+source scripts/lib/built.sh
+dotnet "$(built_assembly tests/CloneCopy.Benchmarks)" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages" MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 (cd "$work/repo" && dotnet restore Generated.slnx -nologo -v:q >/dev/null)
 
