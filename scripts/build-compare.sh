@@ -43,8 +43,8 @@ runs=${3:-5}
 work="$dir/build-compare"
 rm -rf "$work"
 mkdir -p "$work"
-step "building the repository generator" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
-dotnet "$(built_assembly tests/CloneCopy.Benchmarks)" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
+step "building the repository generator" "read the errors above" dotnet build tools/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
+dotnet "$(built_assembly tools/CloneCopy.Benchmarks)" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume as the outputs, as a clone-friendly setup has it
 report=${REPORT:-$repo/artifacts/build-compare/generated}
 # The report folder is this script's own, remade with the repository: --force replaces its earlier comparison.
