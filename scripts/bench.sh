@@ -24,8 +24,9 @@ mkdir -p "$out"
 source scripts/lib/step.sh
 step "setting up the machine" "run as root on Debian/Ubuntu, or install xfsprogs, btrfs-progs and e2fsprogs" bash scripts/setup.sh
 step "building the benchmarks" "read the errors above; the restore needs NuGet's package source" \
-  dotnet build tests/CloneCopy.Benchmarks -c Release -nologo
-bench="dotnet $repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll"
+  dotnet build tools/CloneCopy.Benchmarks -c Release -nologo
+source scripts/lib/built.sh
+bench="dotnet $(built_assembly tools/CloneCopy.Benchmarks)"
 
 cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; rm -f "$m.img"; done; }
 mounted=()

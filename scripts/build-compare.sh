@@ -20,7 +20,8 @@ step "packing CloneCopy" "read the errors above" dotnet pack src/CloneCopy -c Re
 step "building clonecopy-compare" "read the errors above" dotnet build src/CloneCopy.BuildCompare -c Release -nologo -clp:ErrorsOnly
 # The callers of this script put the report on the CI summary page themselves (azure-pipelines.yml): the tool
 # is kept from doing it too (it would, seeing TF_BUILD or GITHUB_STEP_SUMMARY).
-compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$repo/src/CloneCopy.BuildCompare/bin/Release/net10.0/clonecopy-compare.dll" --sdk "$feed/CloneCopy.1.0.0.nupkg")
+source scripts/lib/built.sh
+compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$(built_assembly src/CloneCopy.BuildCompare)" --sdk "$feed/CloneCopy.1.0.0.nupkg")
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then
@@ -42,8 +43,8 @@ runs=${3:-5}
 work="$dir/build-compare"
 rm -rf "$work"
 mkdir -p "$work"
-step "building the repository generator" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
-dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
+step "building the repository generator" "read the errors above" dotnet build tools/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
+dotnet "$(built_assembly tools/CloneCopy.Benchmarks)" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" --clonecopy "$([[ ${INJECT:-} == 1 ]] && echo no || echo yes)" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume as the outputs, as a clone-friendly setup has it
 report=${REPORT:-$repo/artifacts/build-compare/generated}
 # The report folder is this script's own, remade with the repository: --force replaces its earlier comparison.

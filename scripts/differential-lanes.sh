@@ -28,7 +28,8 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 
 source scripts/lib/xunit-summary.sh
-tests=tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll
+source scripts/lib/built.sh
+tests=$(built_assembly tests/CloneCopy.Tests)
 source scripts/lib/step.sh
 [[ -f "$tests" ]] || step "building the tests" "read the error above" dotnet build tests/CloneCopy.Tests -c Release -nologo
 

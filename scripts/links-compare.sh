@@ -18,11 +18,12 @@ runs=${3:-3}
 feed="$repo/artifacts/packages"
 source scripts/lib/step.sh
 step "packing CloneCopy" "read the errors above; the restore needs NuGet's package source" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
-step "building the benchmarks" "read the errors above" dotnet build tests/CloneCopy.Benchmarks -c Release -nologo
+step "building the benchmarks" "read the errors above" dotnet build tools/CloneCopy.Benchmarks -c Release -nologo
 
 work="$dir/links-compare"
 rm -rf "$work" && mkdir -p "$work"
-dotnet "$repo/tests/CloneCopy.Benchmarks/bin/Release/net10.0/CloneCopy.Benchmarks.dll" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
+source scripts/lib/built.sh
+dotnet "$(built_assembly tools/CloneCopy.Benchmarks)" generate-repo --out "$work/repo" --projects "$projects" --feed "$feed" >/dev/null
 export NUGET_PACKAGES="$work/nuget-packages" MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1
 (cd "$work/repo" && dotnet restore Generated.slnx -nologo -v:q >/dev/null)
 

@@ -21,7 +21,8 @@ case "$(uname -s)" in
     # macOS: the platform-neutral tests (the engine's decisions, the macOS and Windows cloners through their
     # seams); the rest needs Linux filesystems or Windows.
     dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly || exit 1
-    dotnet tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests.dll -noLogo -noColor \
+    source scripts/lib/built.sh
+    dotnet "$(built_assembly tests/CloneCopy.Tests)" -noLogo -noColor \
       -namespace CloneCopy.Tests.Engine -namespace CloneCopy.Tests.Windows -namespace CloneCopy.Tests.MacOS
     exit $? ;;
 esac
@@ -30,11 +31,12 @@ bash scripts/setup.sh || exit 1
 dotnet build CloneCopy.slnx -c Release -nologo -clp:ErrorsOnly || exit 1
 
 source scripts/lib/xunit-summary.sh
+source scripts/lib/built.sh
 status=0
 lines=()
 
 log=$(mktemp)
-tests/CloneCopy.Tests/bin/Release/net10.0/CloneCopy.Tests -noLogo -noColor -parallel none 2>&1 | tee "$log"
+dotnet "$(built_assembly tests/CloneCopy.Tests)" -noLogo -noColor -parallel none 2>&1 | tee "$log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 lines+=("$(xunit_line "linux ($(id -un))" "$log")")
 rm -f "$log"
@@ -58,7 +60,7 @@ lines+=("$(tail -1 "$out")")
 # clonecopy-compare (docs/build-compare.md): its own tests, then one comparison of samples/Repository checked
 # for a report, a JSON file and a chart that agree.
 log=$(mktemp)
-tests/CloneCopy.BuildCompare.Tests/bin/Release/net10.0/CloneCopy.BuildCompare.Tests -noLogo -noColor 2>&1 | tee "$log"
+dotnet "$(built_assembly tests/CloneCopy.BuildCompare.Tests)" -noLogo -noColor 2>&1 | tee "$log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 lines+=("$(xunit_line "build-compare tests" "$log")")
 rm -f "$log"

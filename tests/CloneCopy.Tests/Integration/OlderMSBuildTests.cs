@@ -9,7 +9,7 @@ namespace CloneCopy.Tests.Integration;
 /// <summary>
 /// Hosts without MSBuild's multithreaded API (MSBuild before 18.3, such as the .NET SDK 10.0.1xx's 18.0, and
 /// MSBuild.exe on .NET Framework before it): the package's task assemblies that Sdk.targets gives them load and
-/// copy there. tests/OldMSBuildHost is such a host: its Microsoft.Build.Framework is 18.0.2 from NuGet, which has
+/// copy there. tools/OldMSBuildHost is such a host: its Microsoft.Build.Framework is 18.0.2 from NuGet, which has
 /// no IMultiThreadableTask. The net10.0 build, which implements that interface, must not load there: that is
 /// why Sdk.targets gives it only to MSBuild 18.3 and later, and it shows the host really lacks the API.
 /// </summary>
@@ -102,8 +102,8 @@ public sealed class OlderMSBuildTests : IDisposable
     {
         // Built beside this test project (its ProjectReference), in the same configuration.
         string configuration = new DirectoryInfo(AppContext.BaseDirectory).Parent!.Name;
-        string host = Path.Combine(_sdk.RepositoryRoot, "tests", "OldMSBuildHost", "bin", configuration, "net10.0", "OldMSBuildHost.dll");
-        Assert.True(File.Exists(host), $"{host} is missing: build tests/OldMSBuildHost");
+        string host = Path.Combine(_sdk.RepositoryRoot, "tools", "OldMSBuildHost", "bin", configuration, "net10.0", "OldMSBuildHost.dll");
+        Assert.True(File.Exists(host), $"{host} is missing: build tools/OldMSBuildHost");
         string assembly = Path.Combine(_directory, "package", taskAssembly);
         return ProcessRunner.Run("dotnet", $"\"{host}\" \"{assembly}\" \"{Path.Combine(_directory, "source.bin")}\" \"{destination}\"", _directory);
     }
