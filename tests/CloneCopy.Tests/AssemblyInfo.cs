@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+using CloneCopy.Tests.Infrastructure;
 using Xunit;
 
 // Tests mount filesystems, change the process's current directory (relative item specs resolve against it,
@@ -6,3 +8,12 @@ using Xunit;
 
 // The suite proves behaviour on real Linux filesystems (loop mounts, FIEMAP, modes).
 [assembly: System.Runtime.Versioning.SupportedOSPlatform("linux")]
+
+namespace CloneCopy.Tests;
+
+/// <summary>Runs before any test: the UI culture as `dotnet build` picks it (<see cref="UiCultureFromEnvironment"/>).</summary>
+internal static class RunnerStart
+{
+    [ModuleInitializer]
+    internal static void Apply() => UiCultureFromEnvironment.Apply();
+}

@@ -167,12 +167,6 @@ public sealed class LoopFilesystems : IDisposable
     }
 }
 
-[CollectionDefinition(Name)]
-public sealed class FilesystemCollection : ICollectionFixture<LoopFilesystems>
-{
-    public const string Name = "Real filesystems";
-}
-
 /// <summary>
 /// A test that needs the loop-mounted filesystems. Outside CI it skips where they cannot be had (not
 /// root, no mkfs tools); under CI=true it always runs, and fails if they cannot be had.

@@ -14,13 +14,13 @@ namespace CloneCopy.Tests.Windows;
 /// both reach the same directory entry by another path. Under Wine the real kernel32 is tested instead
 /// (tests/CloneCopy.Tests.Windows), since Wine cannot make symbolic links.
 /// </summary>
-public sealed class WindowsFileIdentityTests : IDisposable
+public abstract class WindowsFileIdentityCases : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-winid").FullName;
     private readonly SimulatedWindowsSystemCalls _kernel = new();
     private readonly WindowsPlatform _platform;
 
-    public WindowsFileIdentityTests()
+    protected WindowsFileIdentityCases()
     {
         _kernel.AddVolume(_directory + Path.DirectorySeparatorChar, @"\\?\Volume{44444444-0000-0000-0000-000000000004}\");
         _platform = new WindowsPlatform(_kernel, new EngineDiagnostics());

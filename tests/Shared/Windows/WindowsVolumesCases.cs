@@ -10,7 +10,7 @@ namespace CloneCopy.Tests.Windows;
 /// Which volume a Windows path is on, and what that volume can do, decided through a scripted kernel32
 /// (<see cref="SimulatedWindowsSystemCalls"/>; paths here are only strings, so this runs on Linux and under Wine).
 /// </summary>
-public sealed class WindowsVolumesTests
+public abstract class WindowsVolumesCases
 {
     private const string RefsGuid = @"\\?\Volume{11111111-0000-0000-0000-000000000001}\";
     private const string NtfsGuid = @"\\?\Volume{22222222-0000-0000-0000-000000000002}\";

@@ -16,7 +16,7 @@ namespace CloneCopy.Tests.Windows;
 /// kernel32 and ntdll simulated by <see cref="SimulatedWindowsSystemCalls"/>:
 /// the class's own steps run for real, the kernel's answers are scripted.
 /// </summary>
-public sealed class BlockCloneTransferTests : IDisposable
+public abstract class BlockCloneTransferCases : IDisposable
 {
     private const string VolumeName = @"\\?\Volume{33333333-0000-0000-0000-000000000003}\";
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-blockclone").FullName;
@@ -24,7 +24,7 @@ public sealed class BlockCloneTransferTests : IDisposable
     private readonly SimulatedVolume _volume;
     private readonly EngineDiagnostics _diagnostics = new();
 
-    public BlockCloneTransferTests() => _volume = _kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName);
+    protected BlockCloneTransferCases() => _volume = _kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName);
 
     public void Dispose() => Directory.Delete(_directory, recursive: true);
 

@@ -13,7 +13,7 @@ using Xunit;
 namespace CloneCopy.Tests.Engine;
 
 /// <summary>The Windows clone path (CopyOnWrite-shaped filesystem + ClonerTransfer), driven through a fake on Linux.</summary>
-public sealed class ClonerTransferTests : IDisposable
+public abstract class ClonerTransferCases : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-cloner").FullName;
 

@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.MacOS;
 /// retry, errno classification) through ClonerTransfer, with the system calls modelled over real files
 /// (<see cref="StatBackedDarwinCalls"/>). macOS itself is not among this project's machines.
 /// </summary>
-public sealed class MacCloneFileClonerTests : IDisposable
+public abstract class MacCloneFileClonerCases : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-mac").FullName;
     private readonly StatBackedDarwinCalls _calls = new();

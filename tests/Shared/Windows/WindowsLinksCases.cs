@@ -7,7 +7,7 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>Symbolic links for the .NET Framework build on Windows, through a scripted kernel32.</summary>
-public sealed class WindowsLinksTests : IDisposable
+public abstract class WindowsLinksCases : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-winlinks").FullName;
 

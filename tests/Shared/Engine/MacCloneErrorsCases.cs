@@ -5,7 +5,7 @@ using Xunit;
 namespace CloneCopy.Tests.Engine;
 
 /// <summary>The macOS clonefile path's decisions, which hold on any OS.</summary>
-public sealed class MacCloneErrorsTests
+public abstract class MacCloneErrorsCases
 {
     [Theory]
     [InlineData(MacCloneErrors.ENOTSUP, CloneAttemptKind.ImpossibleHere, NotClonedReason.FilesystemCannotClone)]

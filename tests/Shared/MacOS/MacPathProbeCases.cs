@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.MacOS;
 /// PathProbe's macOS answers (lstat, and stat for a link) and the same-file rule they feed, with the
 /// system calls modelled over real files (<see cref="StatBackedDarwinCalls"/>).
 /// </summary>
-public sealed class MacPathProbeTests : IDisposable
+public abstract class MacPathProbeCases : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-macprobe").FullName;
     private readonly StatBackedDarwinCalls _calls = new();
