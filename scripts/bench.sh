@@ -28,34 +28,22 @@ step "building the benchmarks" "read the errors above; the restore needs NuGet's
 source scripts/lib/built.sh
 bench="dotnet $(built_assembly tools/CloneCopy.Benchmarks)"
 
-cleanup() { for m in "${mounted[@]}"; do umount "$m" 2>/dev/null || umount -l "$m"; rm -f "$m.img"; done; }
-mounted=()
-trap cleanup EXIT
+source scripts/lib/loop-fs.sh
+trap loop_fs_cleanup EXIT
 
-# make_fs NAME MKFS... : a sparse image loop-mounted at artifacts/bench/NAME, recorded in fs[NAME].
-# (Not called in $(...): the mount must be recorded in this shell for the clean-up trap.)
-make_fs() {
-  local name=$1; shift
-  local dir="$out/$name"
-  mountpoint -q "$dir" && umount "$dir"
-  mkdir -p "$dir"
-  truncate -s 6G "$dir.img"
-  "$@" "$dir.img" >/dev/null
-  mount -o loop "$dir.img" "$dir"
-  mounted+=("$dir")
-  fs[$name]=$dir
-}
-
+# Each filesystem: the directory given (BENCH_XFS, BENCH_BTRFS, BENCH_EXT4), else, as root, a 6 GiB sparse image
+# loop-mounted at artifacts/bench/NAME.
 declare -A fs
-if [[ $(id -u) -eq 0 && -e /dev/loop-control ]]; then
-  if [[ -n "${BENCH_XFS:-}" ]]; then fs[xfs]=$BENCH_XFS; else make_fs xfs mkfs.xfs -q -f -m reflink=1; fi
-  if [[ -n "${BENCH_BTRFS:-}" ]]; then fs[btrfs]=$BENCH_BTRFS; else make_fs btrfs mkfs.btrfs -q -f; fi
-  if [[ -n "${BENCH_EXT4:-}" ]]; then fs[ext4]=$BENCH_EXT4; else make_fs ext4 mkfs.ext4 -q -F; fi
-else
-  [[ -n "${BENCH_XFS:-}" ]] && fs[xfs]=$BENCH_XFS
-  [[ -n "${BENCH_BTRFS:-}" ]] && fs[btrfs]=$BENCH_BTRFS
-  [[ -n "${BENCH_EXT4:-}" ]] && fs[ext4]=$BENCH_EXT4
-fi
+can_mount=$([[ $(id -u) -eq 0 && -e /dev/loop-control ]] && echo yes || echo no)
+for name in xfs btrfs ext4; do
+  given=BENCH_${name^^}
+  if [[ -n "${!given:-}" ]]; then
+    fs[$name]=${!given}
+  elif [[ $can_mount == yes ]]; then
+    loop_fs "$name" "$out/$name" 6G   # not in $(...): the mount must be recorded in this shell for the trap
+    fs[$name]=$out/$name
+  fi
+done
 fsargs() { local a=(); for n in "$@"; do [[ -n "${fs[$n]:-}" ]] && a+=(--fs "$n=${fs[$n]}"); done; echo "${a[@]}"; }
 
 {

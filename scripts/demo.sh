@@ -29,14 +29,10 @@ if cp --reflink=always "$probe" "$probe.clone" 2>/dev/null; then
   echo "== $(stat -f -c %T "$artifacts") under $artifacts can clone: building there"
 elif [[ $(id -u) -eq 0 ]] && [[ -e /dev/loop-control ]]; then
   work="$artifacts/demo-xfs"
-  image="$artifacts/demo-xfs.img"
-  mountpoint -q "$work" && umount "$work"
-  mkdir -p "$work"
-  truncate -s 2G "$image"
-  step "making a reflink XFS" "install xfsprogs (apt-get install xfsprogs)" mkfs.xfs -q -f -m reflink=1 "$image"
-  step "loop-mounting the XFS image" "this needs root and loop devices (/dev/loop-control); without them run the demo on a filesystem that clones, or as a user to see the fallback" \
-    mount -o loop "$image" "$work"
-  [[ -n "${KEEP:-}" ]] || trap 'cd "$repo"; umount "$work" && rm -f "$image"' EXIT
+  source scripts/lib/loop-fs.sh
+  step "making and loop-mounting a reflink XFS" "this needs root, loop devices (/dev/loop-control) and xfsprogs (apt-get install xfsprogs); without them run the demo on a filesystem that clones, or as a user to see the fallback" \
+    loop_fs xfs "$work" 2G
+  [[ -n "${KEEP:-}" ]] || trap 'cd "$repo"; loop_fs_cleanup' EXIT
   echo "== $(stat -f -c %T "$artifacts") under $artifacts cannot clone: building on a reflink XFS loop-mounted at $work"
 else
   work="$artifacts/demo"

@@ -15,15 +15,21 @@
 #                 the scenario's escape hatches, as uid 65534.
 # Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
 # pass through, and CLONECOPY_SCENARIOS, to run a few scenarios in the plain lanes) and prints their summary line on stderr.
-# Needs root (it mounts the filesystems). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
+# Needs root (it mounts the filesystems), or CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS (see below). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
 # Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
 ((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded)
-if [[ $(id -u) -ne 0 ]]; then
-  echo "differential-lanes: needs root to mount the test filesystems" >&2
+# As root the lanes run as uid 65534 on filesystems made here. Without root, give mounted directories this user may
+# write (CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS, a reflink XFS) and the lanes run as this user, who is unprivileged.
+if [[ $(id -u) -eq 0 ]]; then
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups) who="uid 65534"
+elif [[ -n "${CLONECOPY_TEST_EXT4:-}" && -n "${CLONECOPY_TEST_XFS:-}" ]]; then
+  as_user=() who=$(id -un)
+else
+  echo "differential-lanes: run as root (it mounts the test filesystems), or set CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS to mounted directories you may write" >&2
   exit 1
 fi
 
@@ -34,26 +40,20 @@ source scripts/lib/step.sh
 [[ -f "$tests" ]] || step "building the tests" "read the error above" dotnet build tests/CloneCopy.Tests -c Release -nologo
 
 scratch=$(mktemp -d /tmp/clonecopy-lanes.XXXXXX)
-mounts=()
+source scripts/lib/loop-fs.sh
 cleanup() {
-  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+  loop_fs_cleanup
   rm -rf "$scratch"
 }
 trap cleanup EXIT
 
-# mount <name> <size> <mkfs command...>: a fresh filesystem owned by uid 65534.
-mount_fs() {
-  local name=$1 size=$2; shift 2
-  truncate -s "$size" "$scratch/$name.img"
-  "$@" "$scratch/$name.img" >/dev/null
-  mkdir -p "$scratch/$name"
-  mount -o loop "$scratch/$name.img" "$scratch/$name"
-  mounts+=("$scratch/$name")
-  chown 65534:65534 "$scratch/$name"
-}
-mount_fs ext4 2G mkfs.ext4 -q -F
-mount_fs xfs 2G mkfs.xfs -q -f -m reflink=1
-mkdir -p "$scratch/home" && chown 65534:65534 "$scratch/home" && chmod 755 "$scratch"
+# The lanes' filesystems, owned by uid 65534: given (CLONECOPY_TEST_EXT4, CLONECOPY_TEST_XFS, already mounted and
+# writable by that user), or made here.
+ext4=${CLONECOPY_TEST_EXT4:-$scratch/ext4} xfs=${CLONECOPY_TEST_XFS:-$scratch/xfs}
+[[ -n "${CLONECOPY_TEST_EXT4:-}" ]] || { loop_fs ext4 "$ext4" 2G && chown 65534:65534 "$ext4"; }
+[[ -n "${CLONECOPY_TEST_XFS:-}" ]] || { loop_fs xfs "$xfs" 2G && chown 65534:65534 "$xfs"; }
+mkdir -p "$scratch/home" && chmod 755 "$scratch"
+((${#as_user[@]} == 0)) || chown 65534:65534 "$scratch/home"
 
 # run <label> <environment...>: the differential classes (trait Lane=$trait) in a new process; prints the lane's line.
 trait=Differential
@@ -74,19 +74,19 @@ run() {
 common=(HOME="$scratch/home" DOTNET_CLI_HOME="$scratch/home" DOTNET_NOLOGO=1 PATH="$PATH" CI="${CI:-}"
   ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES}
   ${CLONECOPY_SCENARIOS:+"CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS"}
-  CLONECOPY_TEST_EXT4="$scratch/ext4" CLONECOPY_TEST_XFS="$scratch/xfs" CLONECOPY_TEST_XFS2="$scratch/xfs" CLONECOPY_TEST_BTRFS="$scratch/xfs")
+  CLONECOPY_TEST_EXT4="$ext4" CLONECOPY_TEST_XFS="$xfs" CLONECOPY_TEST_XFS2="$xfs" CLONECOPY_TEST_BTRFS="$xfs")
 status=0
 for lane in "${lanes[@]}"; do
   case "$lane" in
     unprivileged)
-      run "differential as uid 65534" setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
+      run "differential as $who" "${as_user[@]}" env -i "${common[@]}" || status=1 ;;
     waves)
-      run "differential with change waves from 18.7 off, UI culture de, as uid 65534" \
-        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+      run "differential with change waves from 18.7 off, UI culture de, as $who" \
+        "${as_user[@]}" env -i "${common[@]}" \
         MSBUILDDISABLEFEATURESFROMVERSION=18.7 DOTNET_CLI_UI_LANGUAGE=de || status=1 ;;
     always-retry)
-      run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as uid 65534" \
-        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+      run "differential with MSBUILDALWAYSRETRY=1, UI culture ja, as $who" \
+        "${as_user[@]}" env -i "${common[@]}" \
         MSBUILDALWAYSRETRY=1 DOTNET_CLI_UI_LANGUAGE=ja || status=1 ;;
     hatches)
       # <variable> <scenarios it changes (a regular expression on scenario names)>, one line each, from the
@@ -94,15 +94,15 @@ for lane in "${lanes[@]}"; do
       hatches=$(dotnet "$tests" --escape-hatch-lanes)
       while read -r variable scenarios; do
         for value in 1 true ""; do
-          run "differential with $variable='$value', as uid 65534" \
-            setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" \
+          run "differential with $variable='$value', as $who" \
+            "${as_user[@]}" env -i "${common[@]}" \
             "$variable=$value" CLONECOPY_SCENARIOS="$scenarios" CLONECOPY_GEN_CASES="${CLONECOPY_HATCH_CASES:-40}" || status=1
         done
       done <<< "$hatches"
       ;;
     multithreaded)
-      trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as uid 65534" \
-        setpriv --reuid=65534 --regid=65534 --clear-groups env -i "${common[@]}" || status=1 ;;
+      trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as $who" \
+        "${as_user[@]}" env -i "${common[@]}" || status=1 ;;
     *) echo "unknown lane $lane" >&2; exit 2 ;;
   esac
 done
