@@ -49,22 +49,59 @@ public abstract class MacCloneFileClonerCases : IDisposable
     }
 
     [Fact]
-    public void An_existing_destination_is_not_cloned_over_the_platform_copy_replaces_it()
+    public void A_destination_MSBuilds_rules_kept_is_replaced_by_a_clone_as_File_Copy_replaces_it_on_macOS_and_counts_as_cloned()
     {
-        // The cloner never deletes (only the task's rules do): it answers "the destination exists" and leaves
-        // the file to .NET's File.Copy(overwrite). On macOS that call unlinks the destination and clones the
-        // source into a new file (dotnet/runtime, FileSystem.TryCloneFile.OSX.cs: on EEXIST with overwrite it deletes, then clonefile), so a second hard link to the old
-        // file keeps the old bytes there; on Linux, where these tests run, File.Copy writes in place. What is
-        // asserted is what holds on both: no clonefile call, the reason, and the destination's new content.
+        // Issue 28, defect 8: with MSBUILDCOPYWITHOUTDELETE=1 MSBuild's rules keep the destination and File.Copy(overwrite)
+        // writes it. On macOS that call locks the destination, unlinks it and clonefiles the source in its place
+        // (dotnet/runtime, FileSystem.TryCloneFile.OSX.cs): the file was cloned, yet CloneCopy counted it as copied and
+        // CloneCopyRequireClones raised CLC005. The cloner now takes those steps itself and knows it cloned. As with
+        // .NET on macOS, a second hard link to the old file keeps the old bytes (the name gets a new file).
         string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 1000, seed: 1);
         string destination = TestFiles.Write(Path.Combine(_directory, "kept.dll"), 10, seed: 2);
+        string otherLink = Path.Combine(_directory, "other-link.dll");
+        FileSystemOps.HardLink(otherLink, destination);
         var transfer = new ClonerTransfer(() => new MacCloneFileCloner(_calls), new EngineDiagnostics());
 
         TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
 
-        Assert.Equal((TransferMethod.Copied, NotClonedReason.DestinationKept), (result.Method, result.Reason));
-        Assert.Empty(_calls.Clones);
+        Assert.Equal((TransferMethod.Cloned, NotClonedReason.None), (result.Method, result.Reason));
+        Assert.Equal([(source, destination, 4u)], _calls.Clones);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        Assert.Equal(10, new FileInfo(otherLink).Length);
+    }
+
+    [Fact]
+    public void A_kept_destination_on_another_device_is_left_to_File_Copy_which_copies_it_there_too()
+    {
+        string other = Directory.CreateDirectory(Path.Combine(_directory, "other")).FullName;
+        _calls.MountDevice(other, 99);
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 1000, seed: 1);
+        string destination = TestFiles.Write(Path.Combine(other, "kept.dll"), 10, seed: 2);
+        var cloner = new MacCloneFileCloner(_calls);
+
+        CloneAttempt attempt = cloner.Clone(source, destination, CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.DestinationKept, attempt.Reason);
+        Assert.Empty(_calls.Clones);
+        Assert.Equal(10, new FileInfo(destination).Length);
+    }
+
+    [Fact]
+    public void A_kept_destination_another_process_holds_without_sharing_is_left_to_File_Copy_and_not_deleted()
+    {
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 1000, seed: 1);
+        string destination = TestFiles.Write(Path.Combine(_directory, "kept.dll"), 10, seed: 2);
+        var cloner = new MacCloneFileCloner(_calls);
+
+        CloneAttempt attempt;
+        using (File.Open(destination, FileMode.Open, FileAccess.ReadWrite, FileShare.None))
+        {
+            attempt = cloner.Clone(source, destination, CancellationToken.None);
+        }
+
+        Assert.Equal(NotClonedReason.DestinationKept, attempt.Reason);
+        Assert.Empty(_calls.Clones);
+        Assert.Equal(10, new FileInfo(destination).Length);
     }
 
     [Fact]

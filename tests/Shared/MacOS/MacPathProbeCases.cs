@@ -98,6 +98,8 @@ internal sealed class BrokenBindingDarwinCalls : IDarwinCalls
 
     public int CloneFile(string source, string destination, uint flags) => Fail(out _);
 
+    public int RemoveUnshared(string path) => Fail(out _);
+
     private int Fail(out DarwinFileStatus status)
     {
         Calls++;

@@ -50,6 +50,35 @@ internal sealed class StatBackedDarwinCalls : IDarwinCalls
         return 0;
     }
 
+    /// <summary>
+    /// macOS's open without sharing, flock and unlink, on the host: a Unix host takes .NET's own exclusive lock
+    /// (FileShare.None), a Windows host (Wine) must share delete to unlink a file it holds open, as macOS unlinks one.
+    /// </summary>
+    public int RemoveUnshared(string path)
+    {
+        try
+        {
+            using (new FileStream(path, FileMode.Open, FileAccess.ReadWrite, OperatingSystem.IsWindows() ? FileShare.Delete : FileShare.None, bufferSize: 1))
+            {
+                File.Delete(path);
+            }
+
+            return 0;
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            return ENOENT;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return MacCloneErrors.EACCES;
+        }
+        catch (IOException)
+        {
+            return MacCloneErrors.EWOULDBLOCK;
+        }
+    }
+
     private int Read(string path, bool followLinks, out DarwinFileStatus status)
     {
         status = default;

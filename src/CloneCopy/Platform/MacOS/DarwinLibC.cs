@@ -1,12 +1,14 @@
 #if NET
 using System;
 using System.Buffers.Binary;
+using System.IO;
 using System.Runtime.InteropServices;
 
 namespace CloneCopy.Platform.MacOS;
 
 /// <summary>
-/// The real <see cref="IDarwinCalls"/>: libc's stat, lstat and clonefile on macOS. struct stat is read
+/// The real <see cref="IDarwinCalls"/>: libc's stat, lstat and clonefile on macOS (and .NET's own open, lock and
+/// delete for <see cref="RemoveUnshared"/>). struct stat is read
 /// from a buffer at the offsets of the 64-bit-inode layout (st_dev int32 at 0, st_mode uint16 at 4,
 /// st_nlink uint16 at 6, st_ino uint64 at 8), which is the only layout on arm64 and the one the
 /// "$INODE64" symbols fill on x86-64. Written against Apple's headers; it has not run on this project's
@@ -34,6 +36,32 @@ internal sealed unsafe partial class DarwinLibC : IDarwinCalls
 
     public int CloneFile(string source, string destination, uint flags) =>
         CloneFileCall(source, destination, flags) == 0 ? 0 : Marshal.GetLastPInvokeError();
+
+    /// <summary>Through .NET itself: its FileShare.None is exactly the lock its File.Copy takes (and skips where .NET's switch turns locking off).</summary>
+    public int RemoveUnshared(string path)
+    {
+        try
+        {
+            using (new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.None, bufferSize: 1))
+            {
+                File.Delete(path);
+            }
+
+            return 0;
+        }
+        catch (Exception e) when (e is FileNotFoundException or DirectoryNotFoundException)
+        {
+            return MacCloneErrors.ENOENT;
+        }
+        catch (UnauthorizedAccessException)
+        {
+            return MacCloneErrors.EACCES;
+        }
+        catch (IOException)
+        {
+            return MacCloneErrors.EWOULDBLOCK;
+        }
+    }
 
     private static int Call(string path, bool follow, out DarwinFileStatus status)
     {

@@ -68,6 +68,9 @@ internal sealed class GuardedDarwinCalls : IDarwinCalls
         }
     }
 
+    /// <summary>Made of .NET calls, not bindings: nothing to guard.</summary>
+    public int RemoveUnshared(string path) => _calls.RemoveUnshared(path);
+
     /// <summary>True (and the calls switched off) for a failure to bind, not for anything else.</summary>
     private bool IsBindingFailure(Exception e)
     {

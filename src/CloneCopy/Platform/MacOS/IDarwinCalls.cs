@@ -15,6 +15,14 @@ internal interface IDarwinCalls
 
     /// <summary>clonefile(2): the destination must not exist.</summary>
     int CloneFile(string source, string destination, uint flags);
+
+    /// <summary>
+    /// Removes an existing file as .NET's File.Copy(overwrite) removes its destination on macOS before cloning:
+    /// opened for reading and writing without sharing (open(2), then the exclusive flock(2) .NET takes for
+    /// FileShare.None), unlink(2), close(2). 0 when it is gone; otherwise an errno (EACCES: not writable;
+    /// EWOULDBLOCK: another process holds it without sharing; ENOENT: already gone), and the file is untouched.
+    /// </summary>
+    int RemoveUnshared(string path);
 }
 
 /// <summary>The fields of struct stat the engine reads.</summary>

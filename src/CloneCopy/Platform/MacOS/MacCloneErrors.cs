@@ -7,11 +7,13 @@ internal static class MacCloneErrors
 {
     public const int ENOENT = 2;
     public const int EIO = 5;
+    public const int EACCES = 13;
     public const int EEXIST = 17;
     public const int EXDEV = 18;
     public const int ENOTDIR = 20;
     public const int EINVAL = 22;
     public const int ENOSPC = 28;
+    public const int EWOULDBLOCK = 35;
     public const int ENOTSUP = 45;
     public const int EDQUOT = 69;
 

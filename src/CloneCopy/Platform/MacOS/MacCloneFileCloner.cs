@@ -7,10 +7,18 @@ namespace CloneCopy.Platform.MacOS;
 /// <summary>
 /// clonefile(2) on APFS. Volumes are keyed by st_dev, as the Linux engine keys them, so one ENOTSUP or
 /// EXDEV from another volume mounted somewhere under / (/nix, the sealed system volume, autofs or FUSE
-/// mounts) condemns only that pair of devices. clonefile needs a new destination; this cloner never deletes
-/// an existing one (only the task's rules delete): it answers "the destination exists", and File.Copy
-/// writes it with .NET's own checks. A clone carries the source's mode and timestamps, as File.Copy's own
-/// clonefile call does.
+/// mounts) condemns only that pair of devices. A clone carries the source's mode and timestamps, as File.Copy's
+/// own clonefile call does.
+/// <para>
+/// clonefile needs a new destination. One that MSBuild's rules kept (MSBUILDCOPYWITHOUTDELETE=1) is replaced
+/// exactly as the File.Copy(overwrite) that MSBuild's Copy calls replaces it on macOS (dotnet/runtime,
+/// FileSystem.TryCloneFile.OSX.cs): only when it is on the source's device and is not the source itself, opened
+/// for reading and writing without sharing (the lock .NET takes), unlinked, then cloned. That File.Copy clones too,
+/// so this is no new behaviour, but CloneCopy now knows it cloned and counts it so (a copy it left to File.Copy
+/// would have been counted against CloneCopyRequireClones). Whenever File.Copy would not get that far (another
+/// device, the same file, a destination it may not open or delete), the file is left to File.Copy, which then
+/// does what it always does, with its own exception.
+/// </para>
 /// </summary>
 internal sealed class MacCloneFileCloner : IFileCloner
 {
@@ -57,7 +65,7 @@ internal sealed class MacCloneFileCloner : IFileCloner
 
     public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
     {
-        if (_calls.LStat(destination, out _) == 0)
+        if (_calls.LStat(destination, out _) == 0 && !RemovedAsFileCopyRemovesIt(source, destination))
         {
             return CloneAttempt.DestinationExists($"'{destination}' exists; clonefile needs a new file");
         }
@@ -76,4 +84,15 @@ internal sealed class MacCloneFileCloner : IFileCloner
         string message = $"{Describe(errno)} : '{destination}'";
         return MacCloneErrors.Classify(errno, message) ?? throw new IOException(message, errno);
     }
+
+    /// <summary>
+    /// The steps File.Copy(overwrite: true) takes on macOS before its own clonefile: true when the kept destination
+    /// is gone and a clone may take its place.
+    /// </summary>
+    private bool RemovedAsFileCopyRemovesIt(string source, string destination) =>
+        // stat follows links, as .NET's does: a link's target decides the device and the identity. Locked by
+        // another process, not writable, not removable: File.Copy meets the same and says so itself.
+        _calls.Stat(destination, out DarwinFileStatus kept) == 0 && _calls.Stat(source, out DarwinFileStatus from) == 0
+        && kept.Device == from.Device && kept.Inode != from.Inode && !kept.IsDirectory
+        && _calls.RemoveUnshared(destination) == 0;
 }
