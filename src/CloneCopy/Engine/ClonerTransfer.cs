@@ -97,6 +97,14 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             _reseeds.Remember(sourcePath, source, destinationPath);
         }
 
+        if (reason == NotClonedReason.EmptyFile)
+        {
+            // A size of 0 is not always an empty file (a named pipe, a /proc file): File.Copy read it to its end,
+            // so what it wrote is what the source held.
+            length = new FileInfo(destinationPath).Length;
+            reason = length == 0 ? NotClonedReason.EmptyFile : NotClonedReason.SizeNotKnownInAdvance;
+        }
+
         return new TransferResult(TransferMethod.Copied, reason, length);
     }
 
