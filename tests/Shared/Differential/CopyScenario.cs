@@ -37,9 +37,9 @@ public sealed class CopyScenario
     public Func<ScenarioTree, IDisposable>? WhileCopying { get; init; }
 
     /// <summary>
-    /// A place where CloneCopy deliberately differs from MSBuild's Copy (listed in the README): the trees are
-    /// not compared; instead this checks CloneCopy's documented behaviour on its tree, and the outputs
-    /// and events are still compared.
+    /// A place where CloneCopy deliberately differs from MSBuild's Copy (listed in the README): this checks
+    /// CloneCopy's documented behaviour on its tree; the trees are still compared everywhere but the entries
+    /// <see cref="DifferingPaths"/> names, and the outputs and events are compared unless <see cref="OutputsDiffer"/>.
     /// </summary>
     public Action<ScenarioTree>? IntendedDifference { get; init; }
 

@@ -1,3 +1,4 @@
+using System;
 using System.Collections.Generic;
 
 namespace CloneCopy.Tests.Differential;
@@ -5,15 +6,17 @@ namespace CloneCopy.Tests.Differential;
 /// <summary>
 /// Issue 25, 3: item specs that are blank (" "). MSBuild joins them to the project directory without
 /// normalising; on Windows the trailing space then falls away, so the path names the project directory
-/// itself. On Unix " " is a name like any other.
+/// itself. On Unix " " is a name like any other: a blank source is missing (MSB3030), a blank destination is
+/// written. Pinned on Unix, where the lanes saw these codes; under Windows semantics the comparison alone holds.
 /// </summary>
 public static partial class CopyScenarios
 {
     private static IEnumerable<CopyScenario> BlankSpecs()
     {
-        yield return new("blank source item to a folder", new CopyParameters { SourceFiles = [" "], DestinationFolder = "out", Retries = 0 });
-        yield return new("blank source item to a file", new CopyParameters { SourceFiles = [" "], DestinationFiles = ["o.txt"], Retries = 0 });
-        yield return new("blank destination item", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = [" "], Retries = 0 });
-        yield return new("blank source and destination items", new CopyParameters { SourceFiles = [" "], DestinationFiles = [" "], Retries = 0 });
+        string? missing = OperatingSystem.IsWindows() ? null : "MSB3030", none = OperatingSystem.IsWindows() ? null : string.Empty;
+        yield return new("blank source item to a folder", new CopyParameters { SourceFiles = [" "], DestinationFolder = "out", Retries = 0 }) { ExpectErrorCodes = missing };
+        yield return new("blank source item to a file", new CopyParameters { SourceFiles = [" "], DestinationFiles = ["o.txt"], Retries = 0 }) { ExpectErrorCodes = missing };
+        yield return new("blank destination item", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = [" "], Retries = 0 }) { ExpectErrorCodes = none };
+        yield return new("blank source and destination items", new CopyParameters { SourceFiles = [" "], DestinationFiles = [" "], Retries = 0 }) { ExpectErrorCodes = none };
     }
 }
