@@ -23,4 +23,21 @@ public sealed class SkippedShareTests
         Assert.Equal(passes, failure is null);
         Assert.True(failure is null or XunitException, failure?.ToString());
     }
+
+    [Theory]
+    [InlineData(150, 10, 5, true)]
+    [InlineData(150, 10, 6, false)]
+    [InlineData(40, 0, 5, false)]
+    [InlineData(1, 0, 1, false)] // a seed whose difference did not recur is not a pass either
+    public void Differences_that_did_not_recur_count_in_the_same_tenth(int cases, int skipped, int notReproduced, bool passes)
+    {
+        var report = new GeneratedReport(1, cases) { Same = cases - skipped - notReproduced };
+        report.SkippedNondeterministic.AddRange(Enumerable.Range(1, skipped));
+        report.NotReproduced.AddRange(Enumerable.Range(skipped + 1, notReproduced));
+
+        var failure = Record.Exception(() => SkippedShare.AssertWithinShare(report));
+
+        Assert.Equal(passes, failure is null);
+        Assert.True(failure is null or XunitException, failure?.ToString());
+    }
 }
