@@ -69,6 +69,17 @@ cat "$out"
 lines+=("$(tail -1 "$out")")
 rm -f "$out"
 
+# Under CI a skipped test is a failure wherever it comes from: each test that needs something makes itself fail
+# under CI=true, and this catches one that does not (issue 31).
+if [[ "${CI:-}" == "true" ]]; then
+  for line in "${lines[@]}"; do
+    if [[ $line =~ ,\ ([0-9]+)\ skipped ]] && ((BASH_REMATCH[1] > 0)); then
+      echo "ci: a lane skipped tests, which CI does not allow: $line" >&2
+      status=1
+    fi
+  done
+fi
+
 echo
 printf '%s\n' "${lines[@]}"
 if ((status == 0)); then echo "all lanes passed"; else echo "FAILED"; fi
