@@ -18,12 +18,11 @@ case "$(uname -s)" in
     dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor
     exit $? ;;
   Darwin)
-    # macOS: the platform-neutral tests (the engine's decisions, the macOS and Windows cloners through their
-    # seams); the rest needs Linux filesystems or Windows.
+    # macOS: the shared cases (the engine's decisions, the macOS and Windows cloners through their seams; trait
+    # Lane=Portable, tests/CloneCopy.Tests/SharedTestClasses.cs); the rest needs Linux filesystems or Windows.
     dotnet build tests/CloneCopy.Tests -c Release -nologo -clp:ErrorsOnly || exit 1
     source scripts/lib/built.sh
-    dotnet "$(built_assembly tests/CloneCopy.Tests)" -noLogo -noColor \
-      -namespace CloneCopy.Tests.Engine -namespace CloneCopy.Tests.Windows -namespace CloneCopy.Tests.MacOS
+    dotnet "$(built_assembly tests/CloneCopy.Tests)" -noLogo -noColor -trait Lane=Portable
     exit $? ;;
 esac
 

@@ -3,5 +3,6 @@
 # needs no script edit. Evaluation only (about 2 s); build the project first.
 # Sourced by the scripts that run a program or test binary they built.
 built_assembly() {
-  dotnet msbuild "$1" -getProperty:TargetPath -p:Configuration=Release -nologo
+  # Without the carriage return MSBuild ends its line with on Windows (Git Bash keeps it in $(...)).
+  dotnet msbuild "$1" -getProperty:TargetPath -p:Configuration=Release -nologo | tr -d '\r'
 }

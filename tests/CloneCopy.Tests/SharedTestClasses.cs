@@ -1,29 +1,39 @@
 // The shared test cases (tests/Shared) this runner runs: xunit.v3 discovers tests only in the test assembly, so
 // each shared case class is abstract there and named here once. The namespaces are the shared classes' own, so
 // test names and filters (-namespace CloneCopy.Tests.Windows, -class '*BlockCloneTransferTests') are the same in
-// every lane.
+// every lane. The trait Lane=Portable marks them for the macOS job (scripts/test.sh on macOS runs only these).
+
+using Xunit;
 
 namespace CloneCopy.Tests.Engine
 {
+    [Trait("Lane", "Portable")]
     public sealed class ClonerTransferTests : ClonerTransferCases;
 
+    [Trait("Lane", "Portable")]
     public sealed class MacCloneErrorsTests : MacCloneErrorsCases;
 }
 
 namespace CloneCopy.Tests.MacOS
 {
+    [Trait("Lane", "Portable")]
     public sealed class MacCloneFileClonerTests : MacCloneFileClonerCases;
 
+    [Trait("Lane", "Portable")]
     public sealed class MacPathProbeTests : MacPathProbeCases;
 }
 
 namespace CloneCopy.Tests.Windows
 {
+    [Trait("Lane", "Portable")]
     public sealed class BlockCloneTransferTests : BlockCloneTransferCases;
 
+    [Trait("Lane", "Portable")]
     public sealed class WindowsFileIdentityTests : WindowsFileIdentityCases;
 
+    [Trait("Lane", "Portable")]
     public sealed class WindowsLinksTests : WindowsLinksCases;
 
+    [Trait("Lane", "Portable")]
     public sealed class WindowsVolumesTests : WindowsVolumesCases;
 }

@@ -43,13 +43,25 @@ public sealed class GeneratedDifferentialTests
         SkippedShare.AssertWithinShare(report);
     }
 
-    /// <summary>The CI seeds keep drawing sources whose size (0) says nothing of their content (issue 25).</summary>
+    /// <summary>
+    /// The CI seeds keep drawing sources whose size (0) says nothing of their content (issue 25) where they exist
+    /// (Linux: named pipes fed by a writer, /proc); elsewhere (the macOS job runs this class too) none is drawn.
+    /// </summary>
     [Fact]
-    public void Generated_cases_include_named_pipes_and_proc_files_as_sources()
+    public void Generated_cases_include_named_pipes_and_proc_files_as_sources_on_Linux()
     {
         // The seeds CI runs by default, whatever this process was asked to run.
         var cases = System.Linq.Enumerable.ToList(System.Linq.Enumerable.Select(System.Linq.Enumerable.Range(GeneratedDifferential.DefaultFirstSeed, CasesInCi), CaseGenerator.Make));
-        Assert.Contains(cases, c => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, "p/pipe") >= 0);
-        Assert.Contains(cases, c => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, SpecialSources.ProcFile) >= 0);
+        bool HasPipe(GeneratedCase c) => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, "p/pipe") >= 0;
+        bool HasProcFile(GeneratedCase c) => c.Parameters.SourceFiles is string[] s && System.Array.IndexOf(s, SpecialSources.ProcFile) >= 0;
+        if (System.OperatingSystem.IsLinux())
+        {
+            Assert.Contains(cases, HasPipe);
+            Assert.Contains(cases, HasProcFile);
+        }
+        else
+        {
+            Assert.DoesNotContain(cases, c => HasPipe(c) || HasProcFile(c));
+        }
     }
 }

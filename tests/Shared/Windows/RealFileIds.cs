@@ -7,7 +7,7 @@ namespace CloneCopy.Tests.Windows;
 
 /// <summary>
 /// The real identity of a file (device, inode, link count) on the OS the tests run on: statx on Linux,
-/// kernel32 on Windows (Wine). Simulated kernels use it so that identities in tests are the truth.
+/// kernel32 on Windows (Wine), stat and lstat on macOS. Simulated kernels use it so that identities in tests are the truth.
 /// </summary>
 internal static class RealFileIds
 {
@@ -31,6 +31,13 @@ internal static class RealFileIds
                     ? new Id(info.VolumeSerialNumber, info.FileIndex, info.NumberOfLinks, (info.Attributes & 0x10) != 0, (info.Attributes & 0x400) != 0)
                     : null;
             }
+        }
+
+        if (OperatingSystem.IsMacOS())
+        {
+            var darwin = CloneCopy.Platform.MacOS.DarwinLibC.Instance;
+            int error = followLinks ? darwin.Stat(path, out var status) : darwin.LStat(path, out status);
+            return error == 0 ? new Id(status.Device, status.Inode, status.LinkCount, status.IsDirectory, status.IsSymbolicLink) : null;
         }
 
         int flagsLinux = followLinks ? 0 : CloneCopy.Platform.Linux.LibC.AT_SYMLINK_NOFOLLOW;

@@ -20,6 +20,9 @@ public static class CaseGenerator
 {
     private static readonly bool OnWindows = OperatingSystem.IsWindows();
 
+    /// <summary>How the filesystem tells names apart: Windows and macOS (APFS as formatted by default) ignore case.</summary>
+    private static readonly StringComparison NameComparison = OnWindows || OperatingSystem.IsMacOS() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+
     private static readonly string[] Names =
     [
         "a.txt", "b c.txt", "é ü ß.txt", "pct%41.txt", "-dash.txt", "Case.txt", "case.TXT", "semi;colon.txt", "plain", "dollar$@.bin", "x.y.z",
@@ -47,7 +50,7 @@ public static class CaseGenerator
         {
             string folder = Pick(random, Folders);
             string path = $"{folder}/{Pick(random, Names)}";
-            if (entries.Any(e => string.Equals(e.Path, path, OnWindows ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal)))
+            if (entries.Any(e => string.Equals(e.Path, path, NameComparison)))
             {
                 continue;
             }
@@ -144,7 +147,7 @@ public static class CaseGenerator
             // One spelling per destination file: two spellings of one destination are two destinations to
             // MSBuild's parallel loop, whose threads then race on the file.
             var destinations = new List<string>();
-            var spellings = new Dictionary<string, string>(OnWindows ? StringComparer.OrdinalIgnoreCase : StringComparer.Ordinal);
+            var spellings = new Dictionary<string, string>(NameComparison == StringComparison.OrdinalIgnoreCase ? StringComparer.OrdinalIgnoreCase : StringComparer.Ordinal);
             foreach (string _ in sources)
             {
                 string path = "out/" + Pick(random, Names);
@@ -214,7 +217,7 @@ public static class CaseGenerator
 
             string root = OnWindows ? @"C:\r" : "/r";
             string path = System.IO.Path.GetRelativePath(root, System.IO.Path.GetFullPath(System.IO.Path.Combine(root, target))).Replace('\\', '/');
-            if (path.StartsWith("..", StringComparison.Ordinal) || entries.Any(e => string.Equals(e.Path, path, OnWindows ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal)))
+            if (path.StartsWith("..", StringComparison.Ordinal) || entries.Any(e => string.Equals(e.Path, path, NameComparison)))
             {
                 continue;
             }
