@@ -16,6 +16,8 @@ namespace CloneCopy.Tests.Windows;
 /// Wine's Win32 is not Windows: these prove the declarations, marshalling and decisions against a real
 /// Win32 layer; they cannot show a real block clone.
 /// </summary>
+// Wine's answers, not Windows': left out where the Windows lane runs natively (.ci/windows-steps.yml).
+[Trait("Needs", "Wine")]
 public sealed class RealWindowsSystemCallsTests : IDisposable
 {
     private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-kernel32").FullName;
