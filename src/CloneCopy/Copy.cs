@@ -64,11 +64,25 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
 
     public bool FailIfNotIncremental { get; set; }
 
-    /// <summary>Where the bytes go; tests put a fake here.</summary>
-    internal IFileTransfer Transfer { get; set; } = PlatformFactory.Current.Transfer;
+    private IFileTransfer? _transfer;
+    private EngineDiagnostics? _diagnostics;
+
+    /// <summary>
+    /// Where the bytes go; tests put a fake here. The platform is made on first use, not with the task: a Copy
+    /// with nothing to do (an incremental build's commonest) never sets it up.
+    /// </summary>
+    internal IFileTransfer Transfer
+    {
+        get => _transfer ??= PlatformFactory.Current.Transfer;
+        set => _transfer = value;
+    }
 
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
-    internal EngineDiagnostics Diagnostics { get; set; } = PlatformFactory.Diagnostics;
+    internal EngineDiagnostics Diagnostics
+    {
+        get => _diagnostics ??= PlatformFactory.Diagnostics;
+        set => _diagnostics = value;
+    }
 
     private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 
