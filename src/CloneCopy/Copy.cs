@@ -135,7 +135,11 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
                 continue;
             }
 
-            pair.MetadataSource.CopyMetadataTo(pair.Destination);
+            if (!pair.MetadataCopied)
+            {
+                pair.MetadataSource.CopyMetadataTo(pair.Destination);
+            }
+
             copied.Add(pair.Destination);
             WroteAtLeastOneFile |= outcome.Wrote;
         }

@@ -25,6 +25,9 @@ internal sealed class PairAttempt
     private readonly DirectoryCreator _directories;
     private readonly CancellationToken _cancellation;
 
+    /// <summary>The per-file "cloned" line's format, read once per call.</summary>
+    private string? _clonedFormat;
+
     /// <summary>False in a build logged at normal verbosity: then the per-file detail is not even formatted.</summary>
     private readonly bool _logsLowImportance;
 
@@ -120,7 +123,10 @@ internal sealed class PairAttempt
             : _transfer.Transfer(sourceFull, destinationFull, _cancellation);
         if (_logsLowImportance)
         {
-            TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+            // The commonest line's text looked up once per call, not once per file (a resource lookup each time).
+            TaskLog.Message(_log, MessageImportance.Low, transfer.Method == TransferMethod.Cloned
+                ? CloneCopyText.Format(_clonedFormat ??= CloneCopyText.OutcomeCloned, destinationFull, transfer.Bytes)
+                : OutcomeText.Describe(transfer, destinationFull));
         }
 
         return new PairOutcome(PairResult.Transferred, transfer);
