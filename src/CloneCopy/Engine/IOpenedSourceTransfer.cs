@@ -20,6 +20,14 @@ internal interface IOpenedSourceTransfer
     OpenedSource? TryOpenSource(string path);
 
     /// <summary>
+    /// Creates <paramref name="destinationPath"/> as a new, empty file (only where nothing is there: O_EXCL), then opens
+    /// <paramref name="sourcePath"/> as <see cref="TryOpenSource"/> does: one call tells the rules that nothing was at the
+    /// destination, where a look would have cost one more. Null, with nothing left behind, when the destination is
+    /// there or cannot be made, or the source cannot be opened or is a folder: the rules then look as before.
+    /// </summary>
+    OpenedSource? TryCreateDestinationThenOpenSource(string destinationPath, string sourcePath);
+
+    /// <summary>
     /// <see cref="IFileTransfer.Transfer"/> from a source opened by <see cref="TryOpenSource"/>, which stays the
     /// caller's to dispose. <paramref name="destinationAbsent"/>: the rules saw nothing at the destination and
     /// removed nothing, so it is created as new (should something have appeared there since, as before).

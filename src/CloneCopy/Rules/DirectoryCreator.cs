@@ -14,6 +14,13 @@ internal sealed class DirectoryCreator
 
     public DirectoryCreator(TaskLoggingHelper log) => _log = log;
 
+    /// <summary>
+    /// True when <see cref="Ensure"/> would do nothing: no folder to create (an empty spec), or one this call already
+    /// made sure of. Asks nothing of the filesystem.
+    /// </summary>
+    public bool IsKnown(string directorySpec, string? directoryFullPath) =>
+        directorySpec.Length == 0 || directoryFullPath is not { Length: > 0 } || _known.ContainsKey(directoryFullPath);
+
     /// <param name="directorySpec">The directory part of the destination as the user wrote it (for the message).</param>
     /// <param name="directoryFullPath">
     /// The same directory, full path (the cache key); null for a path without one, as a Windows device

@@ -46,6 +46,10 @@ internal sealed class PairAttempt
     public PairOutcome Run(CopyPair pair, string sourceFull, string destinationFull, PathStatus? knownDestination = null)
     {
         _cancellation.ThrowIfCancellationRequested();
+        if (knownDestination is null && TryCopyToNewFile(pair, sourceFull, destinationFull) is PairOutcome copiedToNew)
+        {
+            return copiedToNew;
+        }
 
         // Looked at as MSBuild's FileState looks (backslashes read as '/' on Unix); copied by the path as given.
         PathStatus destination = knownDestination ?? PlatformFactory.Current.Probe(FileStatePath.Of(destinationFull));
@@ -104,16 +108,49 @@ internal sealed class PairAttempt
     }
 
     /// <summary>
+    /// The commonest pair, decided with no look at the destination: where its folder is known to be there (an earlier
+    /// file of this call went to it), the destination is made as a new file (O_EXCL, which succeeds only where nothing
+    /// is there) and the source opened. Then MSBuild's rules have nothing to say that the two calls did not answer: no
+    /// folder or file in the destination's place (MSB3024, nothing to delete, not the source by another path), a
+    /// source that is there and no folder (MSB3025, MSB3030), its folder there. Null, with nothing left behind, where
+    /// anything else holds: the rules then run as always, looking at the destination first.
+    /// </summary>
+    private PairOutcome? TryCopyToNewFile(CopyPair pair, string sourceFull, string destinationFull)
+    {
+        if (_openFirst is null || !CanOpenFirst(sourceFull, FileStatePath.Of(sourceFull)) || !ReferenceEquals(FileStatePath.Of(destinationFull), destinationFull)
+            || !_directories.IsKnown(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)))
+        {
+            return null;
+        }
+
+        using OpenedSource? opened = _openFirst.TryCreateDestinationThenOpenSource(destinationFull, sourceFull);
+        if (opened is null)
+        {
+            return null;
+        }
+
+        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(opened.Status, sourceFull);
+        PairOutcome outcome = CopyContent(sourceFull, destinationFull, opened, destinationAbsent: true);
+        if (sourceIsReadOnly)
+        {
+            ReadOnlyRules.MakeWritable(destinationFull);
+        }
+
+        return outcome;
+    }
+
+    private bool CanOpenFirst(string sourceFull, string sourceAsSeen) =>
+        !_options.UseHardLinks && !_options.UseSymbolicLinks && ReferenceEquals(sourceFull, sourceAsSeen)
+            && sourceFull.Length > 1 && sourceFull[sourceFull.Length - 1] != '/';
+
+    /// <summary>
     /// The source opened before the rules look at it, where the open answers what the probe would (Linux): one
     /// look instead of a probe by path and then an open. Not where a link may be made instead of a copy (the
     /// source must then not be opened at all: a named pipe would be read by nobody), nor for a path MSBuild looks
     /// at through another spelling (backslashes, a trailing separator); null there, and wherever the open fails.
     /// </summary>
     private OpenedSource? OpenSourceFirst(string sourceFull, string sourceAsSeen) =>
-        _openFirst is not null && !_options.UseHardLinks && !_options.UseSymbolicLinks && ReferenceEquals(sourceFull, sourceAsSeen)
-            && sourceFull.Length > 1 && sourceFull[sourceFull.Length - 1] != '/'
-            ? _openFirst.TryOpenSource(sourceFull)
-            : null;
+        _openFirst is not null && CanOpenFirst(sourceFull, sourceAsSeen) ? _openFirst.TryOpenSource(sourceFull) : null;
 
     private PairOutcome CopyContent(string sourceFull, string destinationFull, OpenedSource? opened, bool destinationAbsent)
     {

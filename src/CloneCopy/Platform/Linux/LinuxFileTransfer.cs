@@ -105,6 +105,38 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         return new LinuxOpenedSource(path, status, fd, stat);
     }
 
+    /// <summary>
+    /// The destination made with O_EXCL and the mode a new file gets from .NET (0666 less the umask; the source's
+    /// own mode is set after the copy where it differs, as for any copy), then the source opened.
+    /// </summary>
+    public OpenedSource? TryCreateDestinationThenOpenSource(string destinationPath, string sourcePath)
+    {
+        int destination;
+        do
+        {
+            destination = LibC.Open(destinationPath, LibC.O_RDWR | LibC.O_CREAT | LibC.O_EXCL | LibC.O_CLOEXEC, NewFileMode);
+        }
+        while (destination < 0 && System.Runtime.InteropServices.Marshal.GetLastPInvokeError() == LinuxErrors.EINTR);
+
+        if (destination < 0)
+        {
+            return null;
+        }
+
+        if (TryOpenSource(sourcePath) is LinuxOpenedSource source && !source.Status.IsDirectory)
+        {
+            source.AdoptCreatedDestination(destination, destinationPath);
+            return source;
+        }
+
+        LibC.Close(destination);
+        LibC.Unlink(destinationPath);
+        return null;
+    }
+
+    /// <summary>rw-rw-rw-, before the umask: what .NET asks for a new file.</summary>
+    private const uint NewFileMode = 0x1B6;
+
     public TransferResult Transfer(OpenedSource source, string destinationPath, bool destinationAbsent, CancellationToken cancellationToken)
     {
         var opened = (LinuxOpenedSource)source;
@@ -112,7 +144,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         bool destinationTouched = false;
         try
         {
-            TransferFrom(opened.Descriptor, in opened.Stat, opened.Path, destinationPath, destinationAbsent, ref destinationTouched, cloneOnly: false, cancellationToken, out TransferResult result);
+            TransferFrom(opened.Descriptor, in opened.Stat, opened.Path, destinationPath, destinationAbsent, opened.TakeCreatedDestination(destinationPath), ref destinationTouched, cloneOnly: false, cancellationToken, out TransferResult result);
             return result;
         }
         catch (Exception e) when (e is not OperationCanceledException)
@@ -173,7 +205,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         try
         {
             StatOrThrow(source, sourcePath, out LibC.StatxBuffer sourceStat);
-            return TransferFrom(source, in sourceStat, sourcePath, destinationPath, destinationAbsent: false, ref destinationTouched, cloneOnly, cancellationToken, out result);
+            return TransferFrom(source, in sourceStat, sourcePath, destinationPath, destinationAbsent: false, createdDestination: -1, ref destinationTouched, cloneOnly, cancellationToken, out result);
         }
         finally
         {
@@ -182,16 +214,32 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     }
 
     /// <summary>The rest of <see cref="TryTransferOwnWay"/>, from a source already open and looked at.</summary>
-    private bool TransferFrom(int source, in LibC.StatxBuffer sourceStat, string sourcePath, string destinationPath, bool destinationAbsent, ref bool destinationTouched, bool cloneOnly, CancellationToken cancellationToken, out TransferResult result)
+    /// <param name="createdDestination">The destination, already made as a new file (its descriptor, now this method's to close); -1 to open it here.</param>
+    private bool TransferFrom(int source, in LibC.StatxBuffer sourceStat, string sourcePath, string destinationPath, bool destinationAbsent, int createdDestination, ref bool destinationTouched, bool cloneOnly, CancellationToken cancellationToken, out TransferResult result)
     {
+        int destination = createdDestination;
         if (sourceStat.IsDirectory)
         {
             throw new UnauthorizedAccessException($"Access to the path '{sourcePath}' is denied.");
         }
 
-        DotNetFileLocks.Lock(source, exclusive: false, sourcePath, LinuxErrors.EAGAIN);
-        uint mode = sourceStat.Mode & LibC.PermissionBits;
-        int destination = OpenDestination(destinationPath, mode, destinationAbsent);
+        try
+        {
+            DotNetFileLocks.Lock(source, exclusive: false, sourcePath, LinuxErrors.EAGAIN);
+        }
+        catch when (destination >= 0)
+        {
+            // Made for this copy and never written: it goes, as if it had never been made.
+            LibC.Close(destination);
+            LibC.Unlink(destinationPath);
+            throw;
+        }
+
+        if (destination < 0)
+        {
+            destination = OpenDestination(destinationPath, sourceStat.Mode & LibC.PermissionBits, destinationAbsent);
+        }
+
         try
         {
             DotNetFileLocks.Lock(destination, exclusive: true, destinationPath, LinuxErrors.EAGAIN);
@@ -279,7 +327,30 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             Stat = stat;
         }
 
+        private int _createdDestination = -1;
+        private string? _createdDestinationPath;
+
         public int Descriptor => _descriptor;
+
+        /// <summary>A destination made for this source before the rules ran; closed and removed if no transfer takes it.</summary>
+        public void AdoptCreatedDestination(int descriptor, string path)
+        {
+            _createdDestination = descriptor;
+            _createdDestinationPath = path;
+        }
+
+        /// <summary>The destination made for this copy (now the caller's), or -1 when none was, or it was made for another path.</summary>
+        public int TakeCreatedDestination(string path)
+        {
+            if (_createdDestination < 0 || !string.Equals(path, _createdDestinationPath, StringComparison.Ordinal))
+            {
+                return -1;
+            }
+
+            int descriptor = _createdDestination;
+            _createdDestination = -1;
+            return descriptor;
+        }
 
         protected override void Close()
         {
@@ -287,6 +358,13 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             if (descriptor >= 0)
             {
                 LibC.Close(descriptor);
+            }
+
+            int created = Interlocked.Exchange(ref _createdDestination, -1);
+            if (created >= 0)
+            {
+                LibC.Close(created);
+                LibC.Unlink(_createdDestinationPath!);
             }
         }
     }
