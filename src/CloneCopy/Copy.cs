@@ -22,9 +22,11 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     private BuildStatistics.ProjectBuild? _projectBuild;
     private bool _projectBuildAsked;
 
-    /// <summary>MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*".</summary>
+    /// <summary>
+    /// MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*": found when a call has something to do
+    /// (<see cref="UseMSBuildsMessages"/>), not when the task is made, so a Copy with nothing to do finds nothing.
+    /// </summary>
     public Copy()
-        : base(CopyResources.Manager, CopyResources.HelpKeywordPrefix)
     {
     }
 
@@ -88,6 +90,15 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
 
     public void Cancel() => _cancellation.Cancel();
 
+    private void UseMSBuildsMessages()
+    {
+        if (TaskResources is null)
+        {
+            TaskResources = CopyResources.Manager;
+            HelpKeywordPrefix = CopyResources.HelpKeywordPrefix;
+        }
+    }
+
     public override bool Execute()
     {
         if ((SourceFiles is null || SourceFiles.Length == 0) && (SourceFolders is null || SourceFolders.Length == 0))
@@ -97,6 +108,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
             return true;
         }
 
+        UseMSBuildsMessages();
         if (!CopyParameterValidator.Validate(Log, this))
         {
             return false;
