@@ -118,7 +118,7 @@ internal sealed class PairAttempt
     private PairOutcome? TryCopyToNewFile(CopyPair pair, string sourceFull, string destinationFull)
     {
         if (_openFirst is null || !CanOpenFirst(sourceFull, FileStatePath.Of(sourceFull)) || !ReferenceEquals(FileStatePath.Of(destinationFull), destinationFull)
-            || !_directories.IsKnown(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull)))
+            || !_directories.IsKnownFolderOf(pair.DestinationSpec, destinationFull))
         {
             return null;
         }
