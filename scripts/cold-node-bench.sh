@@ -17,6 +17,8 @@
 # do (no files); 20,000 small files in 500 folders, with the build process's peak memory (maximum resident set);
 # and the sample repository (samples/Repository) built whole.
 #   SHAPES="one twenty bin2000 rebuild empty many sample" (the default) picks shapes.
+#   BEFORE=<git revision> also measures CloneCopy as packed from that revision, alternating with the rest, on every
+#   shape but the sample repository (a fourth column: what the changes since that revision were worth).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -28,6 +30,12 @@ source scripts/lib/built.sh
 floor="$(built_assembly tools/CloneCopy.Benchmarks)"
 step "packing CloneCopy" "read the error above; the pack's restore needs NuGet's package source" \
   dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
+if [[ -n "${BEFORE:-}" ]]; then
+  before_src=$(mktemp -d /tmp/cold-before.XXXXXX)
+  trap 'rm -rf "$before_src"' EXIT
+  git clone -q "$repo" "$before_src/repo" && git -C "$before_src/repo" checkout -q "$BEFORE"
+  step "packing CloneCopy as of $BEFORE" "read the error above" dotnet pack "$before_src/repo/src/CloneCopy" -c Release -o "$before_src/feed" -nologo -clp:ErrorsOnly
+fi
 export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.1f", a[(NR+1)/2]; else printf "%.1f", (a[NR/2]+a[NR/2+1])/2}'; }
@@ -40,6 +48,7 @@ setup() {
   local dir=$1
   rm -rf "$dir/cold" && mkdir -p "$dir/cold/sdk" "$dir/cold/src" "$dir/cold/bin"
   (cd "$dir/cold/sdk" && unzip -q "$feed/CloneCopy.1.0.0.nupkg")
+  if [[ -n "${BEFORE:-}" ]]; then mkdir -p "$dir/cold/sdk-before" && (cd "$dir/cold/sdk-before" && unzip -q "$before_src"/feed/CloneCopy.*.nupkg); fi
   for i in 1 2 3; do head -c 20000 /dev/urandom >"$dir/cold/src/f$i.dll"; done
   # 2,000 files shaped like bin/ folders: mostly small, some large (sizes from a fixed seed).
   awk 'BEGIN { srand(7); for (i = 0; i < 2000; i++) { r = rand(); s = r < 0.6 ? int(1024 + rand() * 30000) : r < 0.95 ? int(30000 + rand() * 300000) : int(300000 + rand() * 4000000); print i, s } }' |
@@ -80,6 +89,7 @@ XML
 $targets</Project>
 XML
   rm -rf "$dir/cold/uptodate" && (cd "$dir/cold" && dotnet msbuild rebuild.proj -nologo -v:q -p:DisableCloneCopy=true >/dev/null)
+  if [[ -n "${BEFORE:-}" ]]; then for p in "$dir"/cold/*.proj; do sed "s|$dir/cold/sdk/|$dir/cold/sdk-before/|g" "$p" >"${p%.proj}-before.proj"; done; fi
   cat >"$dir/cold/bin2000.proj" <<XML
 <Project>$props
   <ItemGroup><Binaries Include="bin/*.dll" /></ItemGroup>
@@ -99,10 +109,13 @@ declare -A samples peak
 measure() {
   local dir=$1 shape=$2 mt=${3:-} run mode order flag log
   for ((run = 0; run < RUNS; run++)); do
-    case $((run % 3)) in 0) order="clonecopy builtin floor" ;; 1) order="builtin floor clonecopy" ;; *) order="floor clonecopy builtin" ;; esac
-    [[ $shape == bin2000 ]] || order=${order/floor/}
+    local modes=(clonecopy builtin) i
+    [[ $shape == bin2000 ]] && modes+=(floor)
+    [[ -n "${BEFORE:-}" && $shape != sample ]] && modes+=(before)
+    order=""; for ((i = 0; i < ${#modes[@]}; i++)); do order+="${modes[(run + i) % ${#modes[@]}]} "; done
     for mode in $order; do
       flag="$mt"; [[ $mode == builtin ]] && flag+=" -p:DisableCloneCopy=true"
+      local proj="$shape.proj"; [[ $mode == before ]] && proj="$shape-before.proj"
       log="$dir/cold/$shape.$mode.log"
       if [[ $mode == floor ]]; then
         rm -rf "$dir/cold/out"; sync
@@ -110,16 +123,16 @@ measure() {
         continue
       elif [[ $shape == many ]]; then
         rm -rf "$dir/cold/out"; sync
-        (cd "$dir/cold" && /usr/bin/time -f 'peak-kib %M' dotnet msbuild many.proj -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && /usr/bin/time -f 'peak-kib %M' dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
         peak[$shape.$mode]+="$(awk '/^peak-kib/ {print $2}' "$log") "
       elif [[ $shape == sample ]]; then
         (cd "$dir/cold/sample" && find src -mindepth 2 -maxdepth 3 \( -path '*/bin' -o -path '*/obj/Debug' \) -prune -exec rm -rf {} + && \
           NUGET_PACKAGES="$dir/cold/nuget" dotnet build Sample.slnx --no-restore -nodeReuse:false -clp:PerformanceSummary -nologo -tl:off $flag >"$log" 2>&1)
       elif [[ $shape == rebuild || $shape == empty ]]; then
-        (cd "$dir/cold" && dotnet msbuild "$shape.proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
       else
         rm -rf "$dir/cold/out"; sync
-        (cd "$dir/cold" && dotnet msbuild "$shape.proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
       fi
       samples[$shape.$mode]+="$(copy_ms "$log") "
     done
@@ -139,7 +152,7 @@ for dir in "$@"; do
   setup "$dir"
   for mt in "${modes[@]}"; do
   for shape in ${SHAPES:-one twenty bin2000 rebuild empty many sample}; do
-    samples[$shape.clonecopy]=""; samples[$shape.builtin]=""; samples[$shape.floor]=""; peak[$shape.clonecopy]=""; peak[$shape.builtin]=""
+    samples[$shape.clonecopy]=""; samples[$shape.builtin]=""; samples[$shape.floor]=""; samples[$shape.before]=""; peak[$shape.clonecopy]=""; peak[$shape.builtin]=""
     measure "$dir" "$shape" "$mt"
     cc=$(echo "${samples[$shape.clonecopy]}" | median); bi=$(echo "${samples[$shape.builtin]}" | median)
     case $mt$shape in
@@ -160,6 +173,10 @@ for dir in "$@"; do
     esac
     echo "| $fsname | $label | $cc ($(echo "${samples[$shape.clonecopy]}" | range)) | $bi ($(echo "${samples[$shape.builtin]}" | range)) | $verdict | $goal | $met |"
     if [[ -n "${floorline:-}" ]]; then echo "$floorline"; floorline=""; fi
+    if [[ -n "${samples[$shape.before]}" ]]; then
+      be=$(echo "${samples[$shape.before]}" | median)
+      echo "| $fsname | ${mt:+-mt: }same, CloneCopy as of $BEFORE | $be ($(echo "${samples[$shape.before]}" | range)) | | now $(awk -v a="$cc" -v b="$be" 'BEGIN {printf "%.2f×", a / b}') of then | | |"
+    fi
   done
   done
 done
