@@ -89,13 +89,13 @@ XML
 $targets</Project>
 XML
   rm -rf "$dir/cold/uptodate" && (cd "$dir/cold" && dotnet msbuild rebuild.proj -nologo -v:q -p:DisableCloneCopy=true >/dev/null)
-  if [[ -n "${BEFORE:-}" ]]; then for p in "$dir"/cold/*.proj; do sed "s|$dir/cold/sdk/|$dir/cold/sdk-before/|g" "$p" >"${p%.proj}-before.proj"; done; fi
   cat >"$dir/cold/bin2000.proj" <<XML
 <Project>$props
   <ItemGroup><Binaries Include="bin/*.dll" /></ItemGroup>
   <Target Name="Build"><Copy SourceFiles="@(Binaries)" DestinationFolder="out" /></Target>
 $targets</Project>
 XML
+  if [[ -n "${BEFORE:-}" ]]; then for p in "$dir"/cold/*.proj; do sed "s|$dir/cold/sdk/|$dir/cold/sdk-before/|g" "$p" >"${p%.proj}-before.proj"; done; fi
   rm -rf "$dir/cold/sample" && cp -r samples/Repository "$dir/cold/sample"
   sed -i "s|../../artifacts/packages|$feed|" "$dir/cold/sample/NuGet.config"
   (cd "$dir/cold/sample" && NUGET_PACKAGES="$dir/cold/nuget" \
@@ -141,7 +141,7 @@ measure() {
 
 echo "## Cold MSBuild nodes: the Copy task's total per build (ms), medians of $RUNS alternating runs"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`${MT:+MT=$MT }${SHAPES:+SHAPES=\"$SHAPES\" }RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`${BEFORE:+BEFORE=$BEFORE }${MT:+MT=$MT }${SHAPES:+SHAPES=\"$SHAPES\" }RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
 echo
 echo "| filesystem | shape | CloneCopy | MSBuild's Copy | CloneCopy vs MSBuild | goal | |"
 echo "|---|---|---:|---:|---:|---|---|"
