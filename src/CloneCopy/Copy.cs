@@ -22,9 +22,11 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     private BuildStatistics.ProjectBuild? _projectBuild;
     private bool _projectBuildAsked;
 
-    /// <summary>MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*".</summary>
+    /// <summary>
+    /// MSBuild's own Copy messages (localized), help keywords "MSBuild.Copy.*": found when a call has something to do
+    /// (<see cref="UseMSBuildsMessages"/>), not when the task is made, so a Copy with nothing to do finds nothing.
+    /// </summary>
     public Copy()
-        : base(CopyResources.Manager, CopyResources.HelpKeywordPrefix)
     {
     }
 
@@ -64,15 +66,38 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
 
     public bool FailIfNotIncremental { get; set; }
 
-    /// <summary>Where the bytes go; tests put a fake here.</summary>
-    internal IFileTransfer Transfer { get; set; } = PlatformFactory.Current.Transfer;
+    private IFileTransfer? _transfer;
+    private EngineDiagnostics? _diagnostics;
+
+    /// <summary>
+    /// Where the bytes go; tests put a fake here. The platform is made on first use, not with the task: a Copy
+    /// with nothing to do (an incremental build's commonest) never sets it up.
+    /// </summary>
+    internal IFileTransfer Transfer
+    {
+        get => _transfer ??= PlatformFactory.Current.Transfer;
+        set => _transfer = value;
+    }
 
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
-    internal EngineDiagnostics Diagnostics { get; set; } = PlatformFactory.Diagnostics;
+    internal EngineDiagnostics Diagnostics
+    {
+        get => _diagnostics ??= PlatformFactory.Diagnostics;
+        set => _diagnostics = value;
+    }
 
     private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 
     public void Cancel() => _cancellation.Cancel();
+
+    private void UseMSBuildsMessages()
+    {
+        if (TaskResources is null)
+        {
+            TaskResources = CopyResources.Manager;
+            HelpKeywordPrefix = CopyResources.HelpKeywordPrefix;
+        }
+    }
 
     public override bool Execute()
     {
@@ -83,6 +108,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
             return true;
         }
 
+        UseMSBuildsMessages();
         if (!CopyParameterValidator.Validate(Log, this))
         {
             return false;
@@ -121,7 +147,11 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
                 continue;
             }
 
-            pair.MetadataSource.CopyMetadataTo(pair.Destination);
+            if (!pair.MetadataCopied)
+            {
+                pair.MetadataSource.CopyMetadataTo(pair.Destination);
+            }
+
             copied.Add(pair.Destination);
             WroteAtLeastOneFile |= outcome.Wrote;
         }

@@ -1,5 +1,4 @@
 using System;
-using System.Globalization;
 using System.Reflection;
 using System.Resources;
 
@@ -18,7 +17,6 @@ internal static class CopyResources
 
     private const string MSBuildTasksAssembly = "Microsoft.Build.Tasks.Core";
     private const string MSBuildTasksResources = "Microsoft.Build.Tasks.Core.Strings";
-    private const string ProbeName = "Copy.FileComment";
 
     private static readonly Lazy<ResourceManager> Resources = new(Find);
 
@@ -29,11 +27,12 @@ internal static class CopyResources
         try
         {
             // Already loaded in every MSBuild process (its own tasks live there): this only finds it.
+            // Only the manifest is asked whether the strings are there: reading one would load the resource set now,
+            // in the first Copy call of a node, though a build at minimal verbosity may never format a message of Copy's.
             Assembly tasks = Assembly.Load(new AssemblyName(MSBuildTasksAssembly));
-            var manager = new ResourceManager(MSBuildTasksResources, tasks);
-            if (manager.GetString(ProbeName, CultureInfo.InvariantCulture) is not null)
+            if (tasks.GetManifestResourceInfo(MSBuildTasksResources + ".resources") is not null)
             {
-                return manager;
+                return new ResourceManager(MSBuildTasksResources, tasks);
             }
         }
         catch (Exception e) when (e is System.IO.IOException or BadImageFormatException or MissingManifestResourceException or MissingSatelliteAssemblyException or TypeLoadException or ArgumentException)

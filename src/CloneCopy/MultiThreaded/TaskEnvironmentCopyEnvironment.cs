@@ -32,6 +32,8 @@ internal sealed class TaskEnvironmentCopyEnvironment : CopyEnvironment
     /// </summary>
     protected override string Resolve(string spec) => System.IO.Path.GetFullPath(Join(spec));
 
+    protected override bool ResolvesByJoining => true;
+
     /// <summary>
     /// The join GetAbsolutePath makes (MSBuild's AbsolutePath: Path.Combine of the project directory and the spec,
     /// a rooted spec kept as it is), on the directory read once. An empty spec still goes to GetAbsolutePath, so

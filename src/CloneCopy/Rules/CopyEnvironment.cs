@@ -34,6 +34,46 @@ internal class CopyEnvironment
         return Resolve(spec);
     }
 
+    /// <summary>
+    /// <see cref="FullPathOf(string)"/> of a non-empty spec whose <see cref="AbsolutePathOf"/> is already known: where
+    /// the spec is resolved by joining it first (every Copy call's environment) and the join is already normal (on
+    /// Unix: rooted, no "." or ".." segment, no doubled or trailing separator), GetFullPath would return it unchanged,
+    /// so it is returned without another pass over it. Anything else is resolved as before.
+    /// </summary>
+    public string FullPathOf(string spec, string absolute) =>
+        ResolvesByJoining && IsNormalUnixPath(absolute) ? absolute : FullPathOf(spec);
+
+    /// <summary>True where <see cref="Resolve"/> is GetFullPath of <see cref="Join"/> for every non-empty spec.</summary>
+    protected virtual bool ResolvesByJoining => _currentDirectory is not null;
+
+    private static bool IsNormalUnixPath(string path)
+    {
+        if (System.IO.Path.DirectorySeparatorChar != '/' || path.Length < 2 || path[0] != '/' || path[path.Length - 1] == '/')
+        {
+            return false;
+        }
+
+        for (int i = 1; i < path.Length; i++)
+        {
+            char c = path[i];
+            if (c == '\0' || (c == '/' && path[i - 1] == '/'))
+            {
+                return false;
+            }
+
+            if (c == '.' && path[i - 1] == '/')
+            {
+                char next = i + 1 < path.Length ? path[i + 1] : '/';
+                if (next == '/' || (next == '.' && (i + 2 >= path.Length || path[i + 2] == '/')))
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>The spec joined to the project directory, not normalised (MSBuild's AbsolutePath): "a/../b" stays.</summary>
     public string AbsolutePathOf(string spec) => Join(spec);
 

@@ -25,6 +25,13 @@ internal sealed class CopyPair
 
     public string DestinationSpec => Destination.ItemSpec;
 
+    /// <summary>
+    /// True when the planner made the destination item and copied the source's metadata onto it already (DestinationFolder,
+    /// SourceFolders): copying it again after a success, as MSBuild's Copy does, adds nothing (metadata already there is
+    /// never overwritten, OriginalItemSpec included), so it is not done again.
+    /// </summary>
+    public bool MetadataCopied { get; init; }
+
     /// <summary>Full paths, computed once by the scheduler; null when the spec is not a valid path (the pair reports it).</summary>
     public string? SourceFullPath { get; set; }
 

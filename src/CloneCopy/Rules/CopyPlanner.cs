@@ -32,7 +32,7 @@ internal static class CopyPlanner
         {
             var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, Path.GetFileName(source.ItemSpec))));
             source.CopyMetadataTo(destination);
-            pairs.Add(new CopyPair(pairs.Count, source, source.ItemSpec, destination));
+            pairs.Add(new CopyPair(pairs.Count, source, source.ItemSpec, destination) { MetadataCopied = true });
         }
 
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
@@ -43,7 +43,7 @@ internal static class CopyPlanner
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));
                 sourceFolder.CopyMetadataTo(destination);
-                pairs.Add(new CopyPair(pairs.Count, sourceFolder, path, destination));
+                pairs.Add(new CopyPair(pairs.Count, sourceFolder, path, destination) { MetadataCopied = true });
             }
         }
 

@@ -31,13 +31,14 @@ internal sealed class CopyRetries
     }
 
     /// <summary>The attempts at one pair (no delegate: this runs once per file).</summary>
-    public PairOutcome Run(PairAttempt attempt, CopyPair pair, string sourceFull, string destinationFull)
+    /// <param name="knownDestination">What the up-to-date test saw of the destination, for the first attempt only (retries look again).</param>
+    public PairOutcome Run(PairAttempt attempt, CopyPair pair, string sourceFull, string destinationFull, Platform.PathStatus? knownDestination = null)
     {
         for (int retries = 0; ; )
         {
             try
             {
-                return attempt.Run(pair, sourceFull, destinationFull);
+                return attempt.Run(pair, sourceFull, destinationFull, retries == 0 ? knownDestination : null);
             }
             catch (Exception e) when (IsIoRelated(e) && !IsFinal(e, pair))
             {

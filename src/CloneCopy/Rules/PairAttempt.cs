@@ -19,8 +19,14 @@ internal sealed class PairAttempt
     private readonly TaskLoggingHelper _log;
     private readonly CopyOptions _options;
     private readonly IFileTransfer _transfer;
+
+    /// <summary>The transfer, where it can open a source before the rules look at it (Linux); null elsewhere and for test fakes.</summary>
+    private readonly IOpenedSourceTransfer? _openFirst;
     private readonly DirectoryCreator _directories;
     private readonly CancellationToken _cancellation;
+
+    /// <summary>The per-file "cloned" line's format, read once per call.</summary>
+    private string? _clonedFormat;
 
     /// <summary>False in a build logged at normal verbosity: then the per-file detail is not even formatted.</summary>
     private readonly bool _logsLowImportance;
@@ -30,17 +36,23 @@ internal sealed class PairAttempt
         _log = log;
         _options = options;
         _transfer = transfer;
+        _openFirst = transfer as IOpenedSourceTransfer;
         _directories = new DirectoryCreator(log);
         _cancellation = cancellation;
         _logsLowImportance = log.LogsMessagesOfImportance(MessageImportance.Low);
     }
 
-    public PairOutcome Run(CopyPair pair, string sourceFull, string destinationFull)
+    /// <param name="knownDestination">What the up-to-date test already saw at the destination, through the same path; null to look.</param>
+    public PairOutcome Run(CopyPair pair, string sourceFull, string destinationFull, PathStatus? knownDestination = null)
     {
         _cancellation.ThrowIfCancellationRequested();
+        if (knownDestination is null && TryCopyToNewFile(pair, sourceFull, destinationFull) is PairOutcome copiedToNew)
+        {
+            return copiedToNew;
+        }
 
         // Looked at as MSBuild's FileState looks (backslashes read as '/' on Unix); copied by the path as given.
-        PathStatus destination = PlatformFactory.Current.Probe(FileStatePath.Of(destinationFull));
+        PathStatus destination = knownDestination ?? PlatformFactory.Current.Probe(FileStatePath.Of(destinationFull));
         if (destination.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.DestinationIsDirectory, pair.SourceSpec, pair.DestinationSpec);
@@ -48,7 +60,8 @@ internal sealed class PairAttempt
         }
 
         string sourceAsSeen = FileStatePath.Of(sourceFull);
-        PathStatus source = TrailingSeparatorRule.AsMSBuildSeesSource(sourceAsSeen, PlatformFactory.Current.Probe(sourceAsSeen));
+        using OpenedSource? opened = OpenSourceFirst(sourceFull, sourceAsSeen);
+        PathStatus source = opened?.Status ?? TrailingSeparatorRule.AsMSBuildSeesSource(sourceAsSeen, PlatformFactory.Current.Probe(sourceAsSeen));
         if (source.IsDirectory)
         {
             _log.LogErrorWithCodeFromResources(CopyMessages.SourceIsDirectory, pair.SourceSpec);
@@ -84,7 +97,7 @@ internal sealed class PairAttempt
             return PairOutcome.Failed;
         }
 
-        PairOutcome outcome = linked ?? CopyContent(sourceFull, destinationFull);
+        PairOutcome outcome = linked ?? CopyContent(sourceFull, destinationFull, opened, destinationAbsent: !destination.Exists);
         if (sourceIsReadOnly)
         {
             // File.Copy carries the source's read-only bit over; MSBuild's Copy leaves the destination writable.
@@ -94,13 +107,63 @@ internal sealed class PairAttempt
         return outcome;
     }
 
-    private PairOutcome CopyContent(string sourceFull, string destinationFull)
+    /// <summary>
+    /// The commonest pair, decided with no look at the destination: where its folder is known to be there (an earlier
+    /// file of this call went to it), the destination is made as a new file (O_EXCL, which succeeds only where nothing
+    /// is there) and the source opened. Then MSBuild's rules have nothing to say that the two calls did not answer: no
+    /// folder or file in the destination's place (MSB3024, nothing to delete, not the source by another path), a
+    /// source that is there and no folder (MSB3025, MSB3030), its folder there. Null, with nothing left behind, where
+    /// anything else holds: the rules then run as always, looking at the destination first.
+    /// </summary>
+    private PairOutcome? TryCopyToNewFile(CopyPair pair, string sourceFull, string destinationFull)
+    {
+        if (_openFirst is null || !CanOpenFirst(sourceFull, FileStatePath.Of(sourceFull)) || !ReferenceEquals(FileStatePath.Of(destinationFull), destinationFull)
+            || !_directories.IsKnownFolderOf(pair.DestinationSpec, destinationFull))
+        {
+            return null;
+        }
+
+        using OpenedSource? opened = _openFirst.TryCreateDestinationThenOpenSource(destinationFull, sourceFull);
+        if (opened is null)
+        {
+            return null;
+        }
+
+        bool sourceIsReadOnly = ReadOnlyRules.IsReadOnly(opened.Status, sourceFull);
+        PairOutcome outcome = CopyContent(sourceFull, destinationFull, opened, destinationAbsent: true);
+        if (sourceIsReadOnly)
+        {
+            ReadOnlyRules.MakeWritable(destinationFull);
+        }
+
+        return outcome;
+    }
+
+    private bool CanOpenFirst(string sourceFull, string sourceAsSeen) =>
+        !_options.UseHardLinks && !_options.UseSymbolicLinks && ReferenceEquals(sourceFull, sourceAsSeen)
+            && sourceFull.Length > 1 && sourceFull[sourceFull.Length - 1] != '/';
+
+    /// <summary>
+    /// The source opened before the rules look at it, where the open answers what the probe would (Linux): one
+    /// look instead of a probe by path and then an open. Not where a link may be made instead of a copy (the
+    /// source must then not be opened at all: a named pipe would be read by nobody), nor for a path MSBuild looks
+    /// at through another spelling (backslashes, a trailing separator); null there, and wherever the open fails.
+    /// </summary>
+    private OpenedSource? OpenSourceFirst(string sourceFull, string sourceAsSeen) =>
+        _openFirst is not null && CanOpenFirst(sourceFull, sourceAsSeen) ? _openFirst.TryOpenSource(sourceFull) : null;
+
+    private PairOutcome CopyContent(string sourceFull, string destinationFull, OpenedSource? opened, bool destinationAbsent)
     {
         _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
-        TransferResult transfer = _transfer.Transfer(sourceFull, destinationFull, _cancellation);
+        TransferResult transfer = opened is not null
+            ? _openFirst!.Transfer(opened, destinationFull, destinationAbsent, _cancellation)
+            : _transfer.Transfer(sourceFull, destinationFull, _cancellation);
         if (_logsLowImportance)
         {
-            TaskLog.Message(_log, MessageImportance.Low, OutcomeText.Describe(transfer, destinationFull));
+            // The commonest line's text looked up once per call, not once per file (a resource lookup each time).
+            TaskLog.Message(_log, MessageImportance.Low, transfer.Method == TransferMethod.Cloned
+                ? CloneCopyText.Format(_clonedFormat ??= CloneCopyText.OutcomeCloned, destinationFull, transfer.Bytes)
+                : OutcomeText.Describe(transfer, destinationFull));
         }
 
         return new PairOutcome(PairResult.Transferred, transfer);

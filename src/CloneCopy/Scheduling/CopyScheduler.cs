@@ -189,10 +189,10 @@ internal static class CopyScheduler
         var all = new List<CopyPair>(pairs.Count);
         foreach (CopyPair pair in pairs)
         {
-            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, environment);
-            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, environment);
             pair.SourceAbsolute = AbsoluteOrNull(pair.SourceSpec, environment);
             pair.DestinationAbsolute = AbsoluteOrNull(pair.DestinationSpec, environment);
+            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, pair.SourceAbsolute, environment);
+            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, pair.DestinationAbsolute, environment);
             all.Add(pair);
         }
 
@@ -218,11 +218,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>A bad path (empty, invalid characters) is reported by the pair itself; here it only needs a key.</summary>
-    private static string? FullPathOrNull(string spec, CopyEnvironment environment)
+    private static string? FullPathOrNull(string spec, string? absolute, CopyEnvironment environment)
     {
         try
         {
-            return environment.FullPathOf(spec);
+            return absolute is null ? environment.FullPathOf(spec) : environment.FullPathOf(spec, absolute);
         }
         catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException or System.Security.SecurityException)
         {

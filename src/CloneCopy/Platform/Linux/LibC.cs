@@ -18,6 +18,8 @@ internal static unsafe partial class LibC
     public const int O_CREAT = 0x40;
     public const int O_TRUNC = 0x200;
     public const int O_CLOEXEC = 0x80000;
+    public const int O_EXCL = 0x80;
+    public const int O_NOFOLLOW = 0x20000;
 
     public const int AT_FDCWD = -100;
     public const int AT_SYMLINK_NOFOLLOW = 0x100;
@@ -27,6 +29,8 @@ internal static unsafe partial class LibC
     public const uint STATX_NLINK = 0x4;
     public const uint STATX_UID = 0x8;
     public const uint STATX_INO = 0x100;
+    public const uint STATX_SIZE = 0x200;
+    public const uint STATX_MTIME = 0x40;
     public const uint STATX_BASIC_STATS = 0x7ff;
 
     /// <summary>_IOW(0x94, 9, int): clone a whole file. Same encoding on x86-64 and arm64.</summary>

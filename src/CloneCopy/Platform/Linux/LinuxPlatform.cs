@@ -10,9 +10,14 @@ namespace CloneCopy.Platform.Linux;
 /// Linux: paths probed with statx (two calls for a symbolic link), files cloned with FICLONE or copied in the
 /// kernel by <see cref="LinuxFileTransfer"/>; where the C library cannot be called, .NET's answers and copies.
 /// </summary>
-internal sealed class LinuxPlatform : UnixPlatform
+internal sealed class LinuxPlatform : UnixPlatform, IFileStateReader
 {
     private const uint Wanted = LibC.STATX_TYPE | LibC.STATX_MODE | LibC.STATX_NLINK | LibC.STATX_UID | LibC.STATX_INO;
+    private const uint WantedWithSizeAndTime = Wanted | LibC.STATX_SIZE | LibC.STATX_MTIME;
+
+    /// <summary>The Unix times DateTime can hold (years 1 to 9999): beyond them FileInfo decides.</summary>
+    private const long FirstSecond = -62_135_596_800;
+    private const long LastSecond = 253_402_300_799;
 
     private readonly bool _useStatx;
 
@@ -30,6 +35,43 @@ internal sealed class LinuxPlatform : UnixPlatform
 
         diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");
         return new LinuxPlatform(false, new PlatformFileCopy());
+    }
+
+    /// <summary>
+    /// One statx (not following a link) instead of FileInfo's lstat and the probe's statx: nothing there, or a
+    /// regular file with its size and last-write time as FileInfo reads them.
+    /// </summary>
+    public bool TryReadFileState(string path, out FileState state)
+    {
+        state = default;
+        if (!_useStatx || path.Length == 0 || path.Contains('\0', System.StringComparison.Ordinal))
+        {
+            return false;
+        }
+
+        if (LibC.Statx(LibC.AT_FDCWD, path, LibC.AT_SYMLINK_NOFOLLOW, WantedWithSizeAndTime, out var entry) != 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            if (errno is LinuxErrors.ENOENT or LinuxErrors.ENOTDIR)
+            {
+                state = new FileState(new PathStatus(false, false), 0, System.DateTime.FromFileTimeUtc(0).Ticks);
+                return true;
+            }
+
+            return false;
+        }
+
+        long seconds = entry.ModificationTime.Seconds;
+        if (!entry.IsRegularFile || seconds > LastSecond || seconds < FirstSecond)
+        {
+            return false;
+        }
+
+        // As .NET's FileStatus: DateTimeOffset.FromUnixTimeSeconds(seconds).AddTicks(nanoseconds / 100).
+        long ticks = System.DateTime.UnixEpoch.Ticks + (seconds * System.TimeSpan.TicksPerSecond) + (entry.ModificationTime.Nanoseconds / 100);
+        var status = new PathStatus(true, false) { LinkCount = entry.LinkCount, Device = entry.Device, Inode = entry.Inode, IsReadOnly = UnixReadOnly.AsDotNetSeesIt(entry.Mode, entry.Uid) };
+        state = new FileState(status, (long)entry.Size, ticks);
+        return true;
     }
 
     public override PathStatus Probe(string fullPath)
