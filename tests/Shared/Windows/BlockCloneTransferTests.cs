@@ -343,7 +343,10 @@ public sealed class BlockCloneTransferTests : IDisposable
             _kernel.AddNamedStream(source, stream);
         }
 
-        _kernel.SetExtendedAttributesSize(source, extendedAttributes);
+        if (extendedAttributes != 0)
+        {
+            _kernel.AddExtendedAttribute(source, "USER.METADATA", (int)extendedAttributes);
+        }
 
         TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
