@@ -100,7 +100,7 @@ internal sealed class RecordingWindowsSystemCalls
         var parts = new List<string>();
         for (int i = 0; i < parameters.Length; i++)
         {
-            if (!parameters[i].IsOut && args[i] is string or bool or long)
+            if (!parameters[i].IsOut && (args[i] is string or bool or long || (args[i] is uint && method.Name == nameof(IWindowsSystemCalls.SetDispositionEx))))
             {
                 parts.Add(Convert.ToString(args[i], System.Globalization.CultureInfo.InvariantCulture)!);
             }

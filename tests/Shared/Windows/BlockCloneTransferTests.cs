@@ -40,7 +40,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Equal(
-            new[] { $"CreateFile {destination} CreateNew", $"SetDeleteOnClose {destination} True", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetDeleteOnClose {destination} False", $"CloseHandle {destination}" },
+            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"CloseHandle {destination}" },
             _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal) && !c.StartsWith("SetIntegrity", StringComparison.Ordinal)));
         Assert.False(_kernel.IsSparse(destination));
     }
@@ -145,6 +145,83 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.ThrowsAny<OperationCanceledException>(() => NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
 
         Assert.False(File.Exists(destination), "a full-length, half-cloned file newer than its source was left behind");
+    }
+
+    [Fact]
+    public void No_call_reaches_a_destination_handle_after_its_delete_mark()
+    {
+        // WDK FILE_DISPOSITION_INFORMATION: once a handle has marked its file for deletion, "the only legal operation
+        // by such a caller is to close the open file handle". A clone that succeeds, one refused half-way and one
+        // cancelled half-way must all keep to that.
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        using var cancellation = new CancellationTokenSource();
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "DuplicateExtents" && subject == Path("cancelled.dll"))
+            {
+                cancellation.Cancel();
+            }
+
+            return call == "DuplicateExtents" && subject == Path("refused.dll") ? Win32.ErrorNotSupported : 0;
+        };
+        ClonerTransfer transfer = NewTransfer(chunkSize: 64 * 1024);
+
+        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, Path("cloned.dll"), CancellationToken.None).Method);
+        Assert.Equal(NotClonedReason.RefusedForThisFile, transfer.Transfer(source, Path("refused.dll"), CancellationToken.None).Reason);
+        Assert.ThrowsAny<OperationCanceledException>(() => transfer.Transfer(source, Path("cancelled.dll"), cancellation.Token));
+
+        Assert.Empty(_kernel.Violations);
+        Assert.False(File.Exists(Path("cancelled.dll")));
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    [Fact]
+    public void A_failed_clone_leaves_the_name_free_for_the_copy_while_a_scanner_holds_the_half_made_file()
+    {
+        // A file system filter (an antivirus scanner in kernel mode, which share modes do not stop) opens the new
+        // destination while it is being cloned; the clone is then refused. The half-made file must not keep the
+        // name "delete pending" for as long as the scanner holds it: File.Copy, which MSBuild's Copy would have
+        // called on a free name, comes next.
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        string destination = Path("b.dll");
+        Microsoft.Win32.SafeHandles.SafeFileHandle? scanner = null;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "DuplicateExtents" && subject == destination)
+            {
+                scanner = _kernel.OpenForeign(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, ignoreShareAccess: true);
+                return Win32.ErrorNotSupported;
+            }
+
+            return 0;
+        };
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
+        Assert.NotNull(scanner);
+        Assert.False(_kernel.IsDeletePending(destination), "the half-made file still holds the name: the copy that follows would meet access denied");
+        Assert.Equal(0, _kernel.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle reader));
+        _kernel.CloseHandle(reader);
+        _kernel.CloseHandle(scanner!);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void Without_POSIX_delete_on_the_volume_the_half_made_file_is_marked_with_the_plain_disposition_as_its_last_call()
+    {
+        _volume.PosixUnlinkRename = false; // FILE_SUPPORTS_POSIX_UNLINK_RENAME not reported
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        string destination = Path("b.dll");
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == destination ? Win32.ErrorNotSupported : 0;
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.RefusedForThisFile, result.Reason);
+        AssertRemovedWhenClosed(destination);
+        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        Assert.Empty(_kernel.CallsTo("SetDispositionEx"));
+        Assert.Empty(_kernel.Violations);
     }
 
     [Theory]
@@ -516,12 +593,18 @@ public sealed class BlockCloneTransferTests : IDisposable
     private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>
         new(() => new WindowsBlockCloner(_kernel, chunkSize), _diagnostics);
 
-    /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
+    /// <summary>
+    /// The half-made clone was marked for deletion by its last call before its handle closed (POSIX delete where the
+    /// volume has it, else the plain disposition), and never unmarked: closing the handle removed it.
+    /// </summary>
     private void AssertRemovedWhenClosed(string destination)
     {
-        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        var onDestination = _kernel.Calls.Where(c => c.Contains($" {destination}", StringComparison.Ordinal) && !c.StartsWith("CreateFile", StringComparison.Ordinal) && !c.StartsWith("CopyFile", StringComparison.Ordinal)).ToList();
+        int close = onDestination.IndexOf($"CloseHandle {destination}");
+        Assert.True(close > 0, string.Join("\n", onDestination));
+        Assert.Matches(@"^(SetDispositionEx \S+ 13|SetDeleteOnClose \S+ True)$", onDestination[close - 1]);
         Assert.DoesNotContain($"SetDeleteOnClose {destination} False", _kernel.Calls);
-        Assert.Contains($"CloseHandle {destination}", _kernel.Calls);
+        Assert.Empty(_kernel.Violations);
     }
 
     private string Path(string name) => System.IO.Path.Combine(_directory, name);

@@ -1223,7 +1223,18 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     {
         if (File.Exists(host))
         {
-            File.Delete(host);
+            // Renamed first: under Wine the host is Windows-like, and a file deleted while the simulator's own handles
+            // to it are open would keep its name until they close; the simulated name must be free now.
+            string tombstone = Path.Combine(Path.GetDirectoryName(host)!, ".simulated-deleted-" + Guid.NewGuid().ToString("N"));
+            try
+            {
+                File.Move(host, tombstone);
+                File.Delete(tombstone);
+            }
+            catch (IOException)
+            {
+                File.Delete(host);
+            }
         }
 
         state.Named = false;

@@ -15,13 +15,13 @@ namespace CloneCopy.Platform.Windows;
 /// CopyFile was seen to clone by itself (then the file is left to CopyFile, <see cref="CopyFileCloneProbe"/>).
 /// </para>
 /// <para>
-/// A file: the destination is created new (never an existing file replaced), made sparse before its end of
-/// file is set (so no clusters are allocated only to be released by the clone), given the source's
-/// integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
+/// A file: the destination is created new (never an existing file replaced) and shared with no one, made sparse
+/// before its end of file is set (so no clusters are allocated only to be released by the clone), given the
+/// source's integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
 /// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's sparseness. On
-/// any failure or cancellation the half-made destination is deleted: it is marked delete-on-close as soon as
-/// it exists, and the mark is cleared only when the clone is complete. Timestamps and attributes are the
-/// caller's (ClonerTransfer gives them as File.Copy would).
+/// any failure or cancellation the half-made destination is marked for deletion by the last call on its handle
+/// (<see cref="MarkForDeletion"/>) and goes when the handle closes. Timestamps and attributes are the caller's
+/// (ClonerTransfer gives them as File.Copy would).
 /// </para>
 /// </summary>
 internal sealed class WindowsBlockCloner : IFileCloner
@@ -120,37 +120,64 @@ internal sealed class WindowsBlockCloner : IFileCloner
                 return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, dropped);
             }
 
-            if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, Win32.FileShareDelete, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
+            // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
+            // half-made file. DELETE access is for the failure tail only.
+            if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
             {
                 return failure;
             }
 
-            // We created it (CreateNew): until it is a whole clone it must not survive as a full-length file newer
-            // than its source. Marked delete-on-close on our own handle (which has DELETE access), it goes away when
-            // the last handle closes, even one a scanner opened on it meanwhile, where a later DeleteFile by name
-            // would fail. The mark is cleared only once the clone is complete.
-            bool deletesOnClose = _calls.SetDeleteOnClose(to, true) == 0;
             bool complete = false;
             try
             {
-                CloneAttempt attempt = CloneInto(from, to, sourceInfo, volume.ClusterSize, destination, deletesOnClose, cancellation);
+                CloneAttempt attempt = CloneInto(from, to, sourceInfo, volume.ClusterSize, destination, cancellation);
                 complete = attempt.Kind == CloneAttemptKind.Cloned;
                 return attempt;
             }
             finally
             {
+                bool marked = complete || MarkForDeletion(to, volume);
                 _calls.CloseHandle(to);
-                if (!complete && !deletesOnClose)
+                if (!marked)
                 {
-                    // A filesystem that refused the disposition: delete by name, the best left.
+                    // A file system that refused both dispositions: delete by name, now that our handle is closed.
                     _calls.DeleteFile(destination);
                 }
             }
         }
     }
 
+    /// <summary>
+    /// Marks the half-made destination for deletion, as the last call on its handle before it is closed: the WDK
+    /// page for FILE_DISPOSITION_INFORMATION allows nothing but closing a handle that has marked its file. Where the
+    /// volume has POSIX delete (FILE_SUPPORTS_POSIX_UNLINK_RENAME), FileDispositionInfoEx with POSIX semantics, which
+    /// removes the name when this handle closes even if another handle (a scanner in kernel mode, which share mode 0
+    /// does not stop) keeps the file open: the copy that follows finds the name free. Else, or if the Ex call is not
+    /// understood, the plain disposition (the file goes at its last close). False when neither was accepted.
+    /// </summary>
+    private bool MarkForDeletion(SafeFileHandle file, VolumeCapability volume)
+    {
+        if (volume.Has(Win32.FileSupportsPosixUnlinkRename))
+        {
+            int error = _calls.SetDispositionEx(file, Win32.FileDispositionFlagDelete | Win32.FileDispositionFlagPosixSemantics | Win32.FileDispositionFlagIgnoreReadOnlyAttribute);
+            if (error == 0)
+            {
+                return true;
+            }
+
+            // Rust's std falls back on these three (library/std/src/sys/pal/windows/fs.rs): the class or the flags
+            // not known. Any other answer (access denied) would be the plain call's answer too.
+            if (error is not (Win32.ErrorInvalidParameter or Win32.ErrorNotSupported or Win32.ErrorInvalidFunction))
+            {
+                return false;
+            }
+        }
+
+        return _calls.SetDeleteOnClose(file, true) == 0;
+    }
+
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileInformation sourceInfo, long clusterSize, string destination, bool deletesOnClose, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileInformation sourceInfo, long clusterSize, string destination, CancellationToken cancellation)
     {
         if (Failed(_calls.SetSparse(to, true), destination, out CloneAttempt failure))
         {
@@ -191,11 +218,6 @@ internal sealed class WindowsBlockCloner : IFileCloner
         }
 
         if ((sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
-        {
-            return failure;
-        }
-
-        if (deletesOnClose && Failed(_calls.SetDeleteOnClose(to, false), destination, out failure))
         {
             return failure;
         }

@@ -4,8 +4,11 @@ using System.IO;
 
 namespace CloneCopy.Platform.Windows;
 
-/// <summary>What a volume can do for a block clone: whether it shares blocks, and its cluster size.</summary>
-internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem);
+/// <summary>What a volume can do for a block clone: whether it shares blocks, its cluster size, its FILE_* flags.</summary>
+internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem, uint Flags = 0)
+{
+    public bool Has(uint flag) => (Flags & flag) != 0;
+}
 
 /// <summary>
 /// Which volume holds a path, named by its volume GUID path (\\?\Volume{...}\), and what that volume can
@@ -94,7 +97,7 @@ internal sealed class WindowsVolumes
 
         if ((flags & Win32.FileSupportsBlockRefcounting) == 0)
         {
-            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem);
+            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem, flags);
         }
 
         error = _kernel.GetDiskFreeSpace(key, out uint sectorsPerCluster, out uint bytesPerSector);
@@ -103,7 +106,7 @@ internal sealed class WindowsVolumes
             throw new IOException($"Cannot read the cluster size of volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
         }
 
-        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem);
+        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem, flags);
     }
 
     private string Resolve(string directory)
