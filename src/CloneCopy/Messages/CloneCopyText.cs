@@ -49,6 +49,8 @@ internal static class CloneCopyText
 
     public static string ReasonCarriesMoreThanData => Get(nameof(ReasonCarriesMoreThanData));
 
+    public static string ReasonSourceSharingViolation => Get(nameof(ReasonSourceSharingViolation));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

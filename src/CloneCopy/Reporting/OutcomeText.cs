@@ -25,6 +25,7 @@ internal static class OutcomeText
         NotClonedReason.DestinationKept => CloneCopyText.ReasonDestinationKept,
         NotClonedReason.CopyFileClonesHere => CloneCopyText.ReasonCopyFileClonesHere,
         NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
+        NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
         _ => CloneCopyText.ReasonNone,
     };
 }

@@ -158,6 +158,26 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     }
 
     [Fact]
+    public void A_source_another_process_is_writing_is_a_sharing_violation_for_the_clone_and_Wine_s_CopyFile_copies_it()
+    {
+        // The clone's source is opened sharing read and delete only (deny writers); a writer that shares read and
+        // write refuses that open. File.Copy (CopyFileExW, which in Wine shares write too) then copies the file.
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
+        string source = TestFiles.Write(Path.Combine(_directory, "busy.dll"), 5000);
+        string destination = Path.Combine(_directory, "b.dll");
+
+        TransferResult result;
+        using (new FileStream(source, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
+        {
+            result = Transfer(kernel).Transfer(source, destination, CancellationToken.None);
+        }
+
+        Assert.Contains($"CreateFile {source} OpenExisting => {Win32.ErrorSharingViolation}", kernel.Calls);
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.SourceSharingViolation), (result.Method, result.Reason));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
     public void An_existing_read_only_destination_is_left_to_File_Copy_which_refuses_it_as_on_Windows()
     {
         var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };

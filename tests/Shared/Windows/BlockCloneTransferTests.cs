@@ -468,19 +468,22 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
-    public void A_source_another_process_has_open_for_writing_is_cloned_as_CopyFile_would_read_it()
+    public void A_source_another_process_has_open_for_writing_is_left_to_CopyFile_and_the_reason_names_the_sharing_violation()
     {
-        // A writer that lets others read (FILE_SHARE_READ), as a log or a build server writing its output does.
-        // CopyFile opens its source sharing read, write and delete, so it copies this file; the clone must too.
+        // A writer that lets others read and write (FILE_SHARE_READ | FILE_SHARE_WRITE), as a log or a build server
+        // writing its output does. The clone opens its source denying writers (read and delete only, as the
+        // CopyOnWrite library does), so the bytes it clones cannot change under it: here that open is a sharing
+        // violation, and CopyFile, whose own share mode for its source is not documented, gets the file.
         string source = TestFiles.Write(Path("busy.dll"), 5000);
-        Assert.Equal(0, _kernel.CreateFile(source, Win32.GenericWrite, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle writer));
+        Microsoft.Win32.SafeHandles.SafeFileHandle writer = _kernel.OpenForeign(source, Win32.GenericWrite, Win32.FileShareRead | Win32.FileShareWrite);
 
-        using (writer)
-        {
-            TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
-            Assert.Equal(TransferMethod.Cloned, result.Method);
-        }
+        _kernel.CloseHandle(writer);
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.SourceSharingViolation), (result.Method, result.Reason));
+        Assert.Contains("sharing violation", OutcomeText.Reason(result.Reason), StringComparison.Ordinal);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
     }
 
     [Fact]
@@ -491,7 +494,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         _kernel.Fault = (call, subject) => call == "CreateFile" && subject == locked ? Win32.ErrorSharingViolation : 0;
         ClonerTransfer transfer = NewTransfer();
 
-        Assert.Equal(NotClonedReason.RefusedForThisFile, transfer.Transfer(locked, Path("d1.dll"), CancellationToken.None).Reason);
+        Assert.Equal(NotClonedReason.SourceSharingViolation, transfer.Transfer(locked, Path("d1.dll"), CancellationToken.None).Reason);
         Assert.Equal(TransferMethod.Cloned, transfer.Transfer(free, Path("d2.dll"), CancellationToken.None).Method);
     }
 

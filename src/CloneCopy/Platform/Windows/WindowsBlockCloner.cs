@@ -101,9 +101,17 @@ internal sealed class WindowsBlockCloner : IFileCloner
             return CannotCloneHere(Win32.ErrorInvalidFunction, destination);
         }
 
-        // Shared as CopyFile shares its source (read, write and delete): a file another process has open for
-        // writing is cloned where CopyFile would copy it, not refused with a sharing violation.
-        if (Failed(_calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle from), source, out CloneAttempt failure))
+        // Shared for reading and deleting only, as the CopyOnWrite library opens its source: no one can write the
+        // bytes between our look at the file and the clone. A file another process has open for writing is a
+        // sharing violation here, and is left to CopyFile, whose own share mode for its source is not documented
+        // (Wine's shares write too): MSBuild's Copy would have called it.
+        int opened = _calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle from);
+        if (opened == Win32.ErrorSharingViolation)
+        {
+            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.SourceSharingViolation, Described(opened, source));
+        }
+
+        if (Failed(opened, source, out CloneAttempt failure))
         {
             return failure;
         }
