@@ -95,8 +95,11 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
             answers.Add($"reopen {reopen}, present while held {presentWhileHeld}, present after {File.Exists(path)}");
         }
 
-        // Windows: STATUS_DELETE_PENDING, which CreateFileW reports as ERROR_ACCESS_DENIED (ASSUMED A8; Wine says it too).
-        Assert.Equal(answers[0], answers[1]);
+        // The file stays while held and goes at the last close, in Wine and in the simulator. A new open of the name
+        // meanwhile: Windows fails it with STATUS_DELETE_PENDING (the link is marked deleted, MS-FSA 2.1.5.15.3), which
+        // CreateFileW reports as ERROR_ACCESS_DENIED (ASSUMED A8); the simulator does so. Wine 8 lets it open (seen:
+        // 0), so that part is not compared.
+        Assert.Equal("reopen 0, present while held True, present after False", answers[0]);
         Assert.Equal($"reopen {Win32.ErrorAccessDenied}, present while held True, present after False", answers[1]);
     }
 
