@@ -133,26 +133,27 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     }
 
     [Fact]
-    public void A_plain_file_has_no_named_streams_and_no_extended_attributes_as_the_engine_reads_both_answers()
+    public void A_plain_file_has_no_named_streams_and_its_FileAllInformation_agrees_with_the_simulator()
     {
         string file = TestFiles.Write(Path.Combine(_directory, "plain.dll"), 100);
-        var answers = new List<(int Streams, string[] Names, int Extended, uint Size)>();
+        var answers = new List<(int Streams, string[] Names, int All, string Information)>();
         foreach (IWindowsSystemCalls kernel in new IWindowsSystemCalls[] { WindowsSystemCalls.Instance, NewSimulator() })
         {
             Assert.Equal(0, kernel.CreateFile(file, Read, ShareR, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle));
             int streams = kernel.GetStreamNames(handle, out string[] names);
-            int extended = kernel.GetExtendedAttributesSize(handle, out uint size);
+            int all = kernel.QueryAllInformation(handle, out Win32FileAllInformation information);
             kernel.CloseHandle(handle);
-            answers.Add((streams, names, extended, size));
+            answers.Add((streams, names, all, $"end of file {information.EndOfFile}, links {information.NumberOfLinks}, EaSize {information.ExtendedAttributesSize}, "
+                + $"last write {DateTime.FromFileTimeUtc(information.Times.LastWriteTime):O}, change time set {information.Times.ChangeTime > 0}, read-only {(information.Attributes & Win32.FileAttributeReadOnly) != 0}"));
         }
 
         // Wine 8 does not implement FileStreamInfo (ERROR_INVALID_FUNCTION, as a filesystem without stream
-        // enumeration answers); the simulator answers as NTFS and ReFS do. The extended-attribute query Wine
-        // implements, and the answers agree.
+        // enumeration answers); the simulator answers as NTFS and ReFS do. FileAllInformation Wine implements: the
+        // fields the cloner reads agree (the allocation size and the index are the file system's own).
         Assert.Equal((Win32.ErrorInvalidFunction, 0), (answers[0].Streams, answers[0].Names.Length));
         Assert.Equal((0, "::$DATA"), (answers[1].Streams, string.Join(",", answers[1].Names)));
-        Assert.Equal((answers[0].Extended, answers[0].Size), (answers[1].Extended, answers[1].Size));
-        Assert.Equal((0, 0u), (answers[0].Extended, answers[0].Size));
+        Assert.Equal((0, answers[0].Information), (answers[0].All, answers[1].Information));
+        Assert.StartsWith($"end of file 100, links 1, EaSize 0, last write {File.GetLastWriteTimeUtc(file):O}, change time set True", answers[0].Information, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -432,6 +432,58 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
     }
 
+    [Fact]
+    public void On_a_store_without_named_streams_files_are_cloned_without_asking_for_streams()
+    {
+        // GetVolumeInformationW without FILE_NAMED_STREAMS: no file there has a named stream to lose, and the stream
+        // query would answer STATUS_INVALID_INFO_CLASS (MS-FSA, FileStreamInformation).
+        _volume.NamedStreams = false;
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Empty(_kernel.CallsTo("GetStreamNames"));
+    }
+
+    [Fact]
+    public void A_stream_query_answered_with_STATUS_INVALID_INFO_CLASS_means_no_named_streams()
+    {
+        // A store that reports FILE_NAMED_STREAMS but does not enumerate them (ERROR_INVALID_PARAMETER).
+        _kernel.Fault = (call, _) => call == "GetStreamNames" ? Win32.ErrorInvalidParameter : 0;
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
+    [Fact]
+    public void Kernel_extended_attributes_do_not_keep_a_file_from_being_cloned()
+    {
+        // $KERNEL.* extended attributes (the code-integrity cache) can only be set from kernel mode ("An attempt to set
+        // a Kernel EA from user mode is silently ignored", Kernel Extended Attributes): CopyFile cannot carry them
+        // either, yet they count in EaSize.
+        string source = TestFiles.Write(Path("signed.dll"), 5000);
+        _kernel.AddExtendedAttribute(source, "$KERNEL.PURGE.ESBCACHE", 64);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
+    [Fact]
+    public void An_extended_attribute_query_that_fails_is_a_refusal_for_this_file_not_a_claim_that_it_has_attributes()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+        _kernel.AddExtendedAttribute(source, "USER.METADATA", 16);
+        _kernel.Fault = (call, _) => call == "GetExtendedAttributeNames" ? Win32.ErrorAccessDenied : 0;
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
+    }
+
     [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
     [Trait("Needs", "SymbolicLinks")]
     public void A_source_reached_through_a_junction_into_another_volume_is_keyed_by_the_volume_it_is_on()

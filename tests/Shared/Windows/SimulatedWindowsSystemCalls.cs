@@ -503,20 +503,6 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         return 0;
     }
 
-    // NtQueryInformationFile(FileEaInformation) (MS-FSCC FileEaInformation, 2.4.13): EaSize, 0 when the file has none.
-    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
-    {
-        size = 0;
-        Open open = Use(file, "GetExtendedAttributesSize", out int fault);
-        if (fault != 0)
-        {
-            return fault;
-        }
-
-        size = ExtendedAttributesSizeOf(open.File!);
-        return 0;
-    }
-
     // NtQueryEaFile (WDK ZwQueryEaFile): FILE_FULL_EA_INFORMATION entries. Kernel extended attributes ($KERNEL.*) are
     // listed like any other (Kernel Extended Attributes, WDK): only setting them from user mode is refused.
     public int GetExtendedAttributeNames(SafeFileHandle file, out string[] names)

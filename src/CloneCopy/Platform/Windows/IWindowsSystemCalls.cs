@@ -59,9 +59,6 @@ internal interface IWindowsSystemCalls
     /// </summary>
     int GetStreamNames(SafeFileHandle file, out string[] names);
 
-    /// <summary>NtQueryInformationFile(FileEaInformation): the size of the file's extended attributes, 0 for none.</summary>
-    int GetExtendedAttributesSize(SafeFileHandle file, out uint size);
-
     /// <summary>NtQueryEaFile from the first entry: the names of the file's extended attributes.</summary>
     int GetExtendedAttributeNames(SafeFileHandle file, out string[] names);
 

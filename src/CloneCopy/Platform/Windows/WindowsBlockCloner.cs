@@ -118,14 +118,15 @@ internal sealed class WindowsBlockCloner : IFileCloner
 
         using (from)
         {
-            if (Failed(_calls.GetFileInformation(from, out Win32FileInformation sourceInfo), source, out failure))
+            // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
+            if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out failure))
             {
                 return failure;
             }
 
-            if (WhatACloneWouldDrop(from, source) is string dropped)
+            if (WhatACloneWouldDrop(from, source, sourceInfo, volume) is CloneAttempt dropped)
             {
-                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, dropped);
+                return dropped;
             }
 
             // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
@@ -185,7 +186,7 @@ internal sealed class WindowsBlockCloner : IFileCloner
     }
 
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileInformation sourceInfo, long clusterSize, string destination, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, long clusterSize, string destination, CancellationToken cancellation)
     {
         if (Failed(_calls.SetSparse(to, true), destination, out CloneAttempt failure))
         {
@@ -200,14 +201,14 @@ internal sealed class WindowsBlockCloner : IFileCloner
             return failure;
         }
 
-        if (Failed(_calls.SetEndOfFile(to, sourceInfo.Length), destination, out failure))
+        if (Failed(_calls.SetEndOfFile(to, sourceInfo.EndOfFile), destination, out failure))
         {
             return failure;
         }
 
         // The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.
         clusterSize = Math.Max(clusterSize, 1); // a volume that reported no geometry: the FSCTL will judge the alignment
-        long rounded = (sourceInfo.Length + clusterSize - 1) / clusterSize * clusterSize;
+        long rounded = (sourceInfo.EndOfFile + clusterSize - 1) / clusterSize * clusterSize;
         long chunk = Math.Max(clusterSize, _chunkSize / clusterSize * clusterSize);
         for (long offset = 0; offset < rounded; offset += chunk)
         {
@@ -235,33 +236,48 @@ internal sealed class WindowsBlockCloner : IFileCloner
 
     /// <summary>
     /// A block clone duplicates the extents of the one stream it is sent on (MS-FSA 2.1.5.10.4 operates on "an
-    /// Open of a DataStream"); CopyFile also copies named streams and extended attributes (dotnet/runtime #88695
-    /// and the CopyOnWrite library's issue 24 reach the same rule). Such a source is left to CopyFile: the
-    /// reason is returned, else null. When the system cannot say (the query fails), the file is left to CopyFile
-    /// too: a copy loses nothing.
+    /// Open of a DataStream"); CopyFile also copies named streams and extended attributes (its remarks: it
+    /// "preserves extended attributes, OLE structured storage, NTFS file system alternate data streams"). Such a
+    /// source is left to CopyFile; a question the system cannot answer leaves this file to it too (a copy loses
+    /// nothing). Null: nothing would be dropped.
     /// </summary>
-    private string? WhatACloneWouldDrop(SafeFileHandle from, string source)
+    private CloneAttempt? WhatACloneWouldDrop(SafeFileHandle from, string source, Win32FileAllInformation sourceInfo, VolumeCapability volume)
     {
-        // ERROR_HANDLE_EOF: no streams at all. ERROR_INVALID_FUNCTION: the filesystem does not enumerate streams
-        // (STATUS_INVALID_DEVICE_REQUEST), so it has no named ones to lose; Wine 8 answers so, NTFS and ReFS list them.
-        int error = _calls.GetStreamNames(from, out string[] streams);
-        bool onlyUnnamedData = error is Win32.ErrorHandleEof or Win32.ErrorInvalidFunction || (error == 0 && Array.TrueForAll(streams, s => s == "::$DATA"));
-        if (!onlyUnnamedData)
+        // Streams are asked of a volume that has them (FILE_NAMED_STREAMS) only. No named streams: ERROR_HANDLE_EOF
+        // (no streams at all, FILE_STREAM_INFO page), ERROR_INVALID_PARAMETER (STATUS_INVALID_INFO_CLASS, a store
+        // that does not enumerate them, MS-FSA FileStreamInformation), ERROR_INVALID_FUNCTION (Wine 8).
+        if (volume.Has(Win32.FileNamedStreams))
         {
-            return error == 0
-                ? $"'{source}' has named streams ({string.Join(", ", Array.FindAll(streams, s => s != "::$DATA"))}), which a clone would drop"
-                : $"Cannot list the streams of '{source}': {Win32.Describe(error)}";
+            int error = _calls.GetStreamNames(from, out string[] streams);
+            if (error == 0 && !Array.TrueForAll(streams, s => s == "::$DATA"))
+            {
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, $"'{source}' has named streams ({string.Join(", ", Array.FindAll(streams, s => s != "::$DATA"))}), which a clone would drop");
+            }
+
+            if (error is not (0 or Win32.ErrorHandleEof or Win32.ErrorInvalidParameter or Win32.ErrorInvalidFunction))
+            {
+                return CloneAttempt.NotNow($"Cannot list the streams of '{source}': {Win32.Describe(error)}");
+            }
         }
 
-        error = _calls.GetExtendedAttributesSize(from, out uint extendedAttributes);
-        if (error != 0 || extendedAttributes != 0)
+        // Extended attributes: EaSize came with FileAllInformation. Kernel ones ($KERNEL.*, the code-integrity cache)
+        // cannot be set from user mode ("silently ignored", Kernel Extended Attributes), so CopyFile cannot carry them
+        // either; EA names are case-insensitive.
+        if (sourceInfo.ExtendedAttributesSize == 0)
         {
-            return error == 0
-                ? $"'{source}' has extended attributes ({extendedAttributes} bytes), which a clone would drop"
-                : $"Cannot read the extended attributes of '{source}': {Win32.Describe(error)}";
+            return null;
         }
 
-        return null;
+        int eaError = _calls.GetExtendedAttributeNames(from, out string[] names);
+        if (eaError != 0)
+        {
+            return CloneAttempt.NotNow($"Cannot read the extended attributes of '{source}': {Win32.Describe(eaError)}");
+        }
+
+        string[] carried = Array.FindAll(names, n => !n.StartsWith("$KERNEL.", StringComparison.OrdinalIgnoreCase));
+        return carried.Length == 0
+            ? null
+            : CloneAttempt.LeftToPlatformCopy(NotClonedReason.CarriesMoreThanData, $"'{source}' has extended attributes ({string.Join(", ", carried)}), which a clone would drop");
     }
 
     /// <summary>

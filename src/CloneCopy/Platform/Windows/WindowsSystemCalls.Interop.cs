@@ -21,7 +21,6 @@ internal sealed partial class WindowsSystemCalls
         public const int FileEndOfFileInfoClass = 6;
         public const int FileIdInfoClass = 18;
         public const int FileStreamInfoClass = 7;
-        public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
         public const int FileAllInformationClass = 18; // FILE_INFORMATION_CLASS
         public const int StatusBufferOverflow = unchecked((int)0x80000005);
         public const int StatusNoEasOnFile = unchecked((int)0xC0000052);
@@ -54,10 +53,6 @@ internal sealed partial class WindowsSystemCalls
         /// <summary>The FILE_STREAM_INFO form: a buffer of variable-length entries.</summary>
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "GetFileInformationByHandleEx")]
         public static extern bool GetFileStreamInformation(SafeFileHandle file, int fileInformationClass, byte[] buffer, uint bufferSize);
-
-        /// <summary>NtQueryInformationFile(FileEaInformation): FILE_EA_INFORMATION is one ULONG, EaSize.</summary>
-        [DllImport("ntdll.dll")]
-        public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, out uint eaSize, uint length, int fileInformationClass);
 
         /// <summary>NtQueryInformationFile into a buffer (FileAllInformation).</summary>
         [DllImport("ntdll.dll")]

@@ -200,12 +200,6 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         return Win32.ErrorInsufficientBuffer;
     }
 
-    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
-    {
-        int status = Native.NtQueryInformationFile(file, out _, out size, sizeof(uint), Native.FileEaInformationClass);
-        return status == 0 ? 0 : Native.RtlNtStatusToDosError(status);
-    }
-
     public int GetExtendedAttributeNames(SafeFileHandle file, out string[] names)
     {
         // FILE_FULL_EA_INFORMATION entries: NextEntryOffset (4), Flags (1), EaNameLength (1), EaValueLength (2),
