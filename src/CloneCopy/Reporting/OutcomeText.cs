@@ -26,6 +26,7 @@ internal static class OutcomeText
         NotClonedReason.CopyFileClonesHere => CloneCopyText.ReasonCopyFileClonesHere,
         NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
         NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
+        NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
         _ => CloneCopyText.ReasonNone,
     };
 }

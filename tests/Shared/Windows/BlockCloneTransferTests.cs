@@ -71,9 +71,25 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
-    public void The_source_integrity_setting_is_given_to_the_empty_destination_so_the_clone_is_not_refused()
+    public void No_integrity_call_is_made_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
     {
-        var checksums = new IntegrityInformation(ChecksumAlgorithm: 2, Flags: 0); // CRC64, which the volume does not give new files
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Empty(_kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+    }
+
+    [Fact]
+    public void A_source_with_integrity_streams_into_a_folder_without_is_cloned_with_its_setting_and_never_made_sparse()
+    {
+        // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will have
+        // integrity set if either the source file or destination directory have integrity set." Block Cloning: source
+        // and destination "must have the same Integrity Streams setting". The setting is given while the file is empty,
+        // and an integrity stream cannot be sparse (ASSUMED A7).
+        var checksums = new IntegrityInformation(ChecksumAlgorithm: Win32.ChecksumTypeCrc64, Flags: 0);
         string source = TestFiles.Write(Path("integrity.dll"), 20_000);
         _kernel.SetIntegrity(source, checksums);
         string destination = Path("copy.dll");
@@ -82,8 +98,43 @@ public sealed class BlockCloneTransferTests : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.Equal(checksums, _kernel.IntegrityOf(destination));
+        Assert.Empty(_kernel.CallsTo("SetSparse"));
         int setIntegrity = _kernel.Calls.IndexOf($"SetIntegrityInformation {destination} 2");
         Assert.True(setIntegrity >= 0 && setIntegrity < _kernel.Calls.IndexOf($"SetEndOfFile {destination} 20000"), string.Join("\n", _kernel.Calls));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void A_folder_with_integrity_streams_and_a_source_without_is_left_to_CopyFile_whose_copy_gets_them()
+    {
+        // CopyFile's copy has integrity streams there (the folder's setting); a clone of a file without them cannot.
+        Directory.CreateDirectory(Path("out"));
+        _kernel.SetFolderIntegrity(Path("out"), new IntegrityInformation(Win32.ChecksumTypeCrc64, 0));
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+
+        TransferResult result = NewTransfer().Transfer(source, System.IO.Path.Combine(Path("out"), "a.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.IntegrityStreamsDiffer), (result.Method, result.Reason));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
+        Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("CreateFile", StringComparison.Ordinal) && c.Contains("CreateNew", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_source_with_integrity_streams_into_a_folder_with_them_is_cloned_with_no_integrity_call()
+    {
+        var checksums = new IntegrityInformation(Win32.ChecksumTypeCrc64, 0);
+        Directory.CreateDirectory(Path("out"));
+        _kernel.SetFolderIntegrity(Path("out"), checksums);
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        _kernel.SetIntegrity(source, checksums);
+        string destination = System.IO.Path.Combine(Path("out"), "a.dll");
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(checksums, _kernel.IntegrityOf(destination));
+        Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+        Assert.Empty(_kernel.CallsTo("SetSparse"));
     }
 
     [Fact]

@@ -532,7 +532,8 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     }
 
     // FSCTL_SET_SPARSE (MS-FSCC 2.3.83 FSCTL_SET_SPARSE Request; MS-FSA 2.1.5.10.38): needs write access
-    // (FILE_WRITE_DATA or FILE_WRITE_ATTRIBUTES). Clearing it allocates the holes.
+    // (FILE_WRITE_DATA or FILE_WRITE_ATTRIBUTES). Clearing it allocates the holes. An integrity stream cannot be
+    // sparse ("Data streams can be sparse but integrity streams cannot", TechNet, 2013; the code is ASSUMED A7).
     public int SetSparse(SafeFileHandle file, bool sparse)
     {
         Open open = Use(file, "SetSparse", out int fault, sparse.ToString());
@@ -549,6 +550,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             }
 
             FileState state = open.File!;
+            if (sparse && state.Integrity.ChecksumAlgorithm != Win32.ChecksumTypeNone)
+            {
+                return Win32.ErrorInvalidParameter;
+            }
+
             long length = RandomAccess.GetLength(file);
             long cluster = ClusterOf(open.Path);
             if (!sparse && state.Sparse)
@@ -597,7 +603,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     // NONE, CRC32, CRC64 or UNCHANGED, Flags 0 or CHECKSUM_ENFORCEMENT_OFF, never NONE with ENFORCEMENT_OFF
     // (STATUS_INVALID_PARAMETER); a file whose blocks are shared is refused with STATUS_NOT_SUPPORTED (2.3.74).
     // The setting changes only while the file is empty (the FSCTL_SET_INTEGRITY_INFORMATION page; the code is not
-    // documented: ERROR_INVALID_PARAMETER).
+    // documented: ERROR_INVALID_PARAMETER), and not on a sparse file (ASSUMED A7).
     public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information)
     {
         Open open = Use(file, "SetIntegrityInformation", out int fault, $"{information.ChecksumAlgorithm}");
@@ -632,7 +638,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 return Win32.ErrorNotSupported;
             }
 
-            if (RandomAccess.GetLength(file) != 0)
+            if (RandomAccess.GetLength(file) != 0 || (state.Sparse && algorithm != Win32.ChecksumTypeNone))
             {
                 return Win32.ErrorInvalidParameter;
             }

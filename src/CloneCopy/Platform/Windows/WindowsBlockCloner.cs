@@ -129,6 +129,31 @@ internal sealed class WindowsBlockCloner : IFileCloner
                 return dropped;
             }
 
+            // Integrity streams (ReFS): CopyFile's copy has them "if either the source file or destination directory
+            // have integrity set" (File Attribute Constants), and a clone needs "the same Integrity Streams setting"
+            // on both files (Block Cloning). Asked only where the volume has them; no call at all when neither has.
+            bool integrity = (sourceInfo.Attributes & Win32.FileAttributeIntegrityStream) != 0;
+            IntegrityInformation? giveIntegrity = null;
+            if (volume.Has(Win32.FileSupportsIntegrityStreams))
+            {
+                bool folderIntegrity = Volumes.FolderHasIntegrityStreams(destination);
+                if (folderIntegrity && !integrity)
+                {
+                    return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsDiffer, $"'{Path.GetDirectoryName(destination) ?? destination}' gives new files integrity streams; '{source}' has none");
+                }
+
+                if (integrity && !folderIntegrity)
+                {
+                    if (Failed(_calls.GetIntegrityInformation(from, out IntegrityInformation setting), source, out failure))
+                    {
+                        return failure;
+                    }
+
+                    // MS-FSA 2.1.5.10.33: Flags may only be CHECKSUM_ENFORCEMENT_OFF, and never with CHECKSUM_TYPE_NONE.
+                    giveIntegrity = new IntegrityInformation(setting.ChecksumAlgorithm, setting.ChecksumAlgorithm == Win32.ChecksumTypeNone ? 0 : setting.Flags & Win32.IntegrityFlagChecksumEnforcementOff);
+                }
+            }
+
             // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
             // half-made file. DELETE access is for the failure tail only.
             if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
@@ -139,7 +164,7 @@ internal sealed class WindowsBlockCloner : IFileCloner
             bool complete = false;
             try
             {
-                CloneAttempt attempt = CloneInto(from, to, sourceInfo, volume.ClusterSize, destination, cancellation);
+                CloneAttempt attempt = CloneInto(from, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
                 complete = attempt.Kind == CloneAttemptKind.Cloned;
                 return attempt;
             }
@@ -186,21 +211,24 @@ internal sealed class WindowsBlockCloner : IFileCloner
     }
 
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, long clusterSize, string destination, CancellationToken cancellation)
+    /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
+    /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, long clusterSize, string destination, CancellationToken cancellation)
     {
-        if (Failed(_calls.SetSparse(to, true), destination, out CloneAttempt failure))
+        CloneAttempt failure;
+        if (!integrity && Failed(_calls.SetSparse(to, true), destination, out failure))
         {
             return failure;
         }
 
-        // The integrity-stream setting, while the file is empty. A volume without integrity streams (not ReFS)
-        // answers the query with an error: then there is nothing to match.
-        if (_calls.GetIntegrityInformation(from, out IntegrityInformation integrity) == 0
-            && Failed(_calls.SetIntegrityInformation(to, integrity), destination, out failure))
+        // The integrity setting only while the file is empty (FSCTL_SET_INTEGRITY_INFORMATION), and before its blocks
+        // are shared (MS-FSCC 2.3.74: STATUS_NOT_SUPPORTED then).
+        if (giveIntegrity is IntegrityInformation setting && Failed(_calls.SetIntegrityInformation(to, setting), destination, out failure))
         {
             return failure;
         }
 
+        // Block Cloning: "The destination region must not extend past the end of file": the end of file first.
         if (Failed(_calls.SetEndOfFile(to, sourceInfo.EndOfFile), destination, out failure))
         {
             return failure;
@@ -226,7 +254,7 @@ internal sealed class WindowsBlockCloner : IFileCloner
             }
         }
 
-        if ((sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
+        if (!integrity && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
         {
             return failure;
         }

@@ -34,6 +34,7 @@ internal sealed class WindowsVolumes
     private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, bool> _integrityByDirectory = new(StringComparer.OrdinalIgnoreCase);
 
     public WindowsVolumes(IWindowsSystemCalls kernel) => _kernel = kernel;
 
@@ -44,6 +45,29 @@ internal sealed class WindowsVolumes
         _unresolvedBecause.Clear();
         _capabilityByKey.Clear();
         _mountPathByKey.Clear();
+        _integrityByDirectory.Clear();
+    }
+
+    /// <summary>
+    /// Whether the folder that will hold <paramref name="path"/> gives new files integrity streams (its
+    /// FILE_ATTRIBUTE_INTEGRITY_STREAM: files "inherit" the setting of their folder, Integrity streams page), asked once
+    /// per folder per build with GetFileAttributesW. A folder that cannot be asked is taken to have none: a clone into
+    /// it is then refused by ReFS if it does, and the file is copied.
+    /// </summary>
+    public bool FolderHasIntegrityStreams(string path)
+    {
+        string directory = DirectoryOf(path);
+        if (_integrityByDirectory.TryGetValue(directory, out bool known))
+        {
+            return known;
+        }
+
+        if (_integrityByDirectory.Count > MaxCachedDirectories)
+        {
+            _integrityByDirectory.Clear();
+        }
+
+        return _integrityByDirectory[directory] = _kernel.GetFileAttributes(directory, out uint attributes) == 0 && (attributes & Win32.FileAttributeIntegrityStream) != 0;
     }
 
     /// <summary>The key of the volume holding <paramref name="path"/> (a file that need not exist yet). Never throws.</summary>
