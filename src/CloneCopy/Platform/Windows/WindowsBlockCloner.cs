@@ -18,16 +18,19 @@ namespace CloneCopy.Platform.Windows;
 /// A file: the destination is created new (never an existing file replaced) and shared with no one, made sparse
 /// before its end of file is set (so no clusters are allocated only to be released by the clone), given the
 /// source's integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
-/// differ), sized, cloned in cluster-aligned chunks under 4 GiB, and finally given the source's sparseness. On
-/// any failure or cancellation the half-made destination is marked for deletion by the last call on its handle
-/// (<see cref="MarkForDeletion"/>) and goes when the handle closes. Timestamps and attributes are the caller's
-/// (ClonerTransfer gives them as File.Copy would).
+/// differ), sized, cloned in cluster-aligned chunks under 4 GiB, given the source's sparseness, and last its
+/// last write time and attributes, on the same handle. On any failure or cancellation the half-made destination
+/// is marked for deletion by the last call on its handle (<see cref="MarkForDeletion"/>) and goes when the handle
+/// closes.
 /// </para>
 /// </summary>
 internal sealed class WindowsBlockCloner : IFileCloner
 {
-    /// <summary>Bytes per FSCTL call: under the 4 GiB limit, and a multiple of every cluster size.</summary>
-    public const long DefaultChunkSize = 1L << 30;
+    /// <summary>
+    /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
+    /// CopyOnWrite library uses (its MaxChunkSize, 1 &lt;&lt; 31, exercised by its CI on ReFS with a file of 2 GiB + 1 KiB).
+    /// </summary>
+    public const long DefaultChunkSize = 1L << 31;
 
     private readonly IWindowsSystemCalls _calls;
     private readonly long _chunkSize;
@@ -44,8 +47,8 @@ internal sealed class WindowsBlockCloner : IFileCloner
 
     public WindowsVolumes Volumes { get; }
 
-    /// <summary>A block clone carries data only.</summary>
-    public bool ClonesKeepMetadata => false;
+    /// <summary>The clone sets the times and attributes CopyFile gives, on its own handle (nothing is opened again by path).</summary>
+    public bool ClonesKeepMetadata => true;
 
     public string VolumeOf(string path) => Volumes.KeyOf(path);
 
@@ -116,67 +119,77 @@ internal sealed class WindowsBlockCloner : IFileCloner
             return failure;
         }
 
-        using (from)
+        try
         {
-            // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
-            if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out failure))
+            return CloneFrom(from, source, destination, volume, cancellation);
+        }
+        finally
+        {
+            _calls.CloseHandle(from);
+        }
+    }
+
+    /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
+    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, CancellationToken cancellation)
+    {
+        // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
+        if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out CloneAttempt failure))
+        {
+            return failure;
+        }
+
+        if (WhatACloneWouldDrop(from, source, sourceInfo, volume) is CloneAttempt dropped)
+        {
+            return dropped;
+        }
+
+        // Integrity streams (ReFS): CopyFile's copy has them "if either the source file or destination directory
+        // have integrity set" (File Attribute Constants), and a clone needs "the same Integrity Streams setting"
+        // on both files (Block Cloning). Asked only where the volume has them; no call at all when neither has.
+        bool integrity = (sourceInfo.Attributes & Win32.FileAttributeIntegrityStream) != 0;
+        IntegrityInformation? giveIntegrity = null;
+        if (volume.Has(Win32.FileSupportsIntegrityStreams))
+        {
+            bool folderIntegrity = Volumes.FolderHasIntegrityStreams(destination);
+            if (folderIntegrity && !integrity)
             {
-                return failure;
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsDiffer, $"'{Path.GetDirectoryName(destination) ?? destination}' gives new files integrity streams; '{source}' has none");
             }
 
-            if (WhatACloneWouldDrop(from, source, sourceInfo, volume) is CloneAttempt dropped)
+            if (integrity && !folderIntegrity)
             {
-                return dropped;
-            }
-
-            // Integrity streams (ReFS): CopyFile's copy has them "if either the source file or destination directory
-            // have integrity set" (File Attribute Constants), and a clone needs "the same Integrity Streams setting"
-            // on both files (Block Cloning). Asked only where the volume has them; no call at all when neither has.
-            bool integrity = (sourceInfo.Attributes & Win32.FileAttributeIntegrityStream) != 0;
-            IntegrityInformation? giveIntegrity = null;
-            if (volume.Has(Win32.FileSupportsIntegrityStreams))
-            {
-                bool folderIntegrity = Volumes.FolderHasIntegrityStreams(destination);
-                if (folderIntegrity && !integrity)
+                if (Failed(_calls.GetIntegrityInformation(from, out IntegrityInformation setting), source, out failure))
                 {
-                    return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsDiffer, $"'{Path.GetDirectoryName(destination) ?? destination}' gives new files integrity streams; '{source}' has none");
+                    return failure;
                 }
 
-                if (integrity && !folderIntegrity)
-                {
-                    if (Failed(_calls.GetIntegrityInformation(from, out IntegrityInformation setting), source, out failure))
-                    {
-                        return failure;
-                    }
-
-                    // MS-FSA 2.1.5.10.33: Flags may only be CHECKSUM_ENFORCEMENT_OFF, and never with CHECKSUM_TYPE_NONE.
-                    giveIntegrity = new IntegrityInformation(setting.ChecksumAlgorithm, setting.ChecksumAlgorithm == Win32.ChecksumTypeNone ? 0 : setting.Flags & Win32.IntegrityFlagChecksumEnforcementOff);
-                }
+                // MS-FSA 2.1.5.10.33: Flags may only be CHECKSUM_ENFORCEMENT_OFF, and never with CHECKSUM_TYPE_NONE.
+                giveIntegrity = new IntegrityInformation(setting.ChecksumAlgorithm, setting.ChecksumAlgorithm == Win32.ChecksumTypeNone ? 0 : setting.Flags & Win32.IntegrityFlagChecksumEnforcementOff);
             }
+        }
 
-            // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
-            // half-made file. DELETE access is for the failure tail only.
-            if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
-            {
-                return failure;
-            }
+        // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
+        // half-made file. DELETE access is for the failure tail only.
+        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
+        {
+            return failure;
+        }
 
-            bool complete = false;
-            try
+        bool complete = false;
+        try
+        {
+            CloneAttempt attempt = CloneInto(from, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
+            complete = attempt.Kind == CloneAttemptKind.Cloned;
+            return attempt;
+        }
+        finally
+        {
+            bool marked = complete || MarkForDeletion(to, volume);
+            _calls.CloseHandle(to);
+            if (!marked)
             {
-                CloneAttempt attempt = CloneInto(from, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
-                complete = attempt.Kind == CloneAttemptKind.Cloned;
-                return attempt;
-            }
-            finally
-            {
-                bool marked = complete || MarkForDeletion(to, volume);
-                _calls.CloseHandle(to);
-                if (!marked)
-                {
-                    // A file system that refused both dispositions: delete by name, now that our handle is closed.
-                    _calls.DeleteFile(destination);
-                }
+                // A file system that refused both dispositions: delete by name, now that our handle is closed.
+                _calls.DeleteFile(destination);
             }
         }
     }
@@ -255,6 +268,17 @@ internal sealed class WindowsBlockCloner : IFileCloner
         }
 
         if (!integrity && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
+        {
+            return failure;
+        }
+
+        // The last write time and the attributes CopyFile keeps (its remarks promise the attributes; the time is
+        // ASSUMED A6), on the open handle and last, so nothing after it changes the time (FILE_BASIC_INFORMATION: 0
+        // leaves a time as it is, so creation, access and change times stay the new file's). Only the attributes a
+        // set may change (MS-FSA 2.1.5.15.2); none of them is FILE_ATTRIBUTE_NORMAL, which clears the archive bit a
+        // new file is given.
+        uint attributes = sourceInfo.Attributes & Win32.ValidSetAttributes;
+        if (Failed(_calls.SetBasicInformation(to, new Win32FileTimes(0, 0, sourceInfo.Times.LastWriteTime, 0), attributes == 0 ? Win32.FileAttributeNormal : attributes), destination, out failure))
         {
             return failure;
         }
