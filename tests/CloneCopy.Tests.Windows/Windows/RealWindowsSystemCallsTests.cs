@@ -87,6 +87,27 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     }
 
     [Fact]
+    public void A_path_of_300_characters_reaches_Wine_s_CreateFile_in_its_extended_form_and_is_created()
+    {
+        // Wine does not enforce MAX_PATH (ASSUMED A9 for Windows' code): this checks that the \\?\ form the seam now
+        // adds is a path Wine's kernel32 opens, creates and queries, not the MAX_PATH rule itself.
+        string folder = Path.Combine(_directory, string.Join(Path.DirectorySeparatorChar, Enumerable.Range(0, 5).Select(i => new string((char)('a' + i), 57))));
+        Directory.CreateDirectory(folder);
+        string file = Path.Combine(folder, "long.dll");
+        var kernel = new RecordingWindowsSystemCalls();
+        IWindowsSystemCalls calls = LongPathCalls.Over(kernel.Seam);
+
+        Assert.Equal(0, calls.CreateFile(file, Win32.GenericRead | Win32.GenericWrite, 0, Win32.CreateNew, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle handle));
+        Assert.Equal(0, calls.QueryAllInformation(handle, out Win32FileAllInformation information));
+        calls.CloseHandle(handle);
+
+        Assert.True(file.Length >= 300);
+        Assert.Contains($@"CreateFile \\?\{file} CreateNew => 0", kernel.Calls);
+        Assert.True(File.Exists(file));
+        Assert.Equal(0, information.EndOfFile);
+    }
+
+    [Fact]
     public void The_OS_build_comes_from_RtlGetVersion()
     {
         Assert.True(WindowsOsBuild.Current > 0);

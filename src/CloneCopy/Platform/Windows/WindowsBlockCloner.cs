@@ -39,9 +39,9 @@ internal sealed class WindowsBlockCloner : IFileCloner
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
     public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
     {
-        _calls = calls;
+        _calls = LongPathCalls.Over(calls);
         _chunkSize = chunkSize;
-        Volumes = new WindowsVolumes(calls);
+        Volumes = new WindowsVolumes(_calls);
         _copyFileProbe = new CopyFileCloneProbe(calls);
     }
 

@@ -39,7 +39,7 @@ internal sealed class WindowsVolumes
 
     public WindowsVolumes(IWindowsSystemCalls kernel)
     {
-        _kernel = kernel;
+        _kernel = LongPathCalls.Over(kernel);
         _someFixedDriveClones = new Lazy<bool>(SomeFixedDriveClones);
     }
 
