@@ -9,15 +9,14 @@ namespace CloneCopy.Engine;
 /// The transfer chain for platforms with a whole-file clone primitive (Windows, macOS): clone, else the
 /// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
 /// that cannot be probed (whatever the probe throws), switches cloning off (for the process, or for that
-/// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and later
-/// clones of the same source use that fresh copy as their source (its blocks start again at one reference)
-/// for as long as its content is proven unchanged (<see cref="ReseedSources"/>).
+/// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and tells a cloner
+/// that re-seeds itself (<see cref="ISeedingCloner"/>) where the fresh copy is: later clones of that source may
+/// read from it (its blocks start again at one reference).
 /// </summary>
 internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuildScopedVerdicts
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
-    private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
     private readonly object _buildLock = new();
     private object? _build;
@@ -91,10 +90,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
 
         cancellationToken.ThrowIfCancellationRequested();
         File.Copy(sourcePath, destinationPath, overwrite: true);
-        if (reason == NotClonedReason.LinkLimit)
+        if (reason == NotClonedReason.LinkLimit && _cloner.Value is ISeedingCloner seeding)
         {
-            // The copy has fresh blocks with one reference each: clone later copies of this source from it.
-            _reseeds.Remember(sourcePath, source, destinationPath);
+            // The copy has fresh blocks with one reference each: later clones of this source may read from it.
+            seeding.CopiedAtLinkLimit(source.FullName, destinationPath);
         }
 
         return new TransferResult(TransferMethod.Copied, reason, length);
@@ -141,7 +140,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             return NotClonedReason.EmptyFile;
         }
 
-        string cloneSource = _reseeds.CloneSourceFor(sourcePath, source);
+        string cloneSource = source.FullName;
         (string, string) volumes;
         try
         {

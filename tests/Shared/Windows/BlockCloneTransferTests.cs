@@ -339,6 +339,75 @@ public sealed class BlockCloneTransferTests : IDisposable
     }
 
     [Fact]
+    public void A_seed_rewritten_between_its_check_and_the_clone_is_not_cloned_from()
+    {
+        // Another node copies onto the seed's path (a deterministic build: other bytes, same length and time) just
+        // after the seed was checked and before the clone reads it. The check and the clone must be one handle that
+        // denies writers, or the clone carries bytes nobody checked, stamped with the source's time.
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        string seed = Path("bin1.dll");
+        int duplicates = 0;
+        bool armed = false, rewritten = false;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (armed && call == "CreateFile" && subject == seed && !rewritten)
+            {
+                rewritten = true;
+                DateTime stamp = File.GetLastWriteTimeUtc(seed);
+                File.WriteAllBytes(seed, TestFiles.Content(8192, seed: 7));
+                File.SetLastWriteTimeUtc(seed, stamp);
+            }
+
+            return call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        };
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, seed, CancellationToken.None).Reason);
+
+        armed = true; // the seed is opened for this clone: rewritten at that moment, before the clone reads it
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.True(rewritten);
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void A_source_rewritten_with_the_same_size_and_time_is_not_replaced_by_its_old_seed()
+    {
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path("bin1.dll"), CancellationToken.None).Reason);
+
+        // The source itself is rewritten in place: other bytes, same length, same time. Only its change time moves.
+        DateTime stamp = File.GetLastWriteTimeUtc(source);
+        File.WriteAllBytes(source, TestFiles.Content(8192, seed: 8));
+        File.SetLastWriteTimeUtc(source, stamp);
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void At_the_reference_limit_the_fresh_copy_becomes_the_seed_and_takes_the_references_of_later_clones()
+    {
+        // The limit as ReFS counts it: every file mapping a block is one reference (here at most 3).
+        _kernel.ReferenceLimit = 3;
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        ClonerTransfer transfer = NewTransfer();
+
+        var results = Enumerable.Range(0, 5).Select(i => transfer.Transfer(source, Path($"bin{i}.dll"), CancellationToken.None)).ToList();
+
+        Assert.Equal(new[] { TransferMethod.Cloned, TransferMethod.Cloned, TransferMethod.Copied, TransferMethod.Cloned, TransferMethod.Cloned }, results.Select(r => r.Method));
+        Assert.Equal(NotClonedReason.LinkLimit, results[2].Reason);
+        Assert.Equal(3, _kernel.ReferencesOf(source));
+        Assert.Equal(3, _kernel.ReferencesOf(Path("bin2.dll"))); // the seed and its two clones
+        Assert.All(Enumerable.Range(0, 5), i => Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path($"bin{i}.dll"))));
+    }
+
+    [Fact]
     public void Files_larger_than_4_GiB_are_cloned_in_cluster_aligned_chunks_each_under_4_GiB()
     {
         const long Length = (5L << 30) + 1;

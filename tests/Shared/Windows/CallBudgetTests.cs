@@ -54,6 +54,22 @@ public sealed class CallBudgetTests : IDisposable
         Assert.True(calls == 13, Described(calls));
     }
 
+    [Fact]
+    public void A_clone_from_a_reseed_copy_costs_14_calls_and_reads_no_data()
+    {
+        (ClonerTransfer transfer, WindowsBlockCloner cloner) = Warm();
+        string source = TestFiles.Write(Path.Combine(_directory, "src", "pkg.dll"), 10_000, seed: 4);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path.Combine(_directory, "out", "pkg1.dll"), CancellationToken.None).Reason);
+
+        int calls = Measure(transfer, cloner, source, Path.Combine(_directory, "out", "pkg2.dll"));
+
+        Assert.Contains(_kernel.Calls, c => c.StartsWith($"CreateFile {Path.Combine(_directory, "out", "pkg1.dll")} ", StringComparison.Ordinal));
+        Assert.True(calls == 14, Described(calls));
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
     /// <summary>A transfer whose volume and folders are known: one file cloned from src/ to out/ first.</summary>
     private (ClonerTransfer Transfer, WindowsBlockCloner Cloner) Warm()
     {

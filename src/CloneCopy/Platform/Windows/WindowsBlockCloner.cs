@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Concurrent;
 using System.IO;
 using System.Threading;
 using CloneCopy.Engine;
@@ -24,7 +25,7 @@ namespace CloneCopy.Platform.Windows;
 /// closes.
 /// </para>
 /// </summary>
-internal sealed class WindowsBlockCloner : IFileCloner
+internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
@@ -35,6 +36,8 @@ internal sealed class WindowsBlockCloner : IFileCloner
     private readonly IWindowsSystemCalls _calls;
     private readonly long _chunkSize;
     private readonly CopyFileCloneProbe _copyFileProbe;
+    private readonly ConcurrentDictionary<string, FileIdentity> _atLinkLimit = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, Seed> _seeds = new(StringComparer.OrdinalIgnoreCase);
 
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
     public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
@@ -76,6 +79,32 @@ internal sealed class WindowsBlockCloner : IFileCloner
         return _copyFileProbe.ClonesOn(VolumeOf(destination), Path.GetDirectoryName(destination) ?? destination)
             ? NotClonedReason.CopyFileClonesHere
             : NotClonedReason.None;
+    }
+
+    /// <summary>
+    /// Records the fresh copy made after a link-limit answer as the seed of later clones of <paramref name="source"/>:
+    /// its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and the source's
+    /// when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
+    /// </summary>
+    public void CopiedAtLinkLimit(string source, string copy)
+    {
+        if (!_atLinkLimit.TryRemove(source, out FileIdentity sourceIdentity)
+            || _calls.CreateFile(copy, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            if (_calls.QueryAllInformation(handle, out Win32FileAllInformation copyInfo) == 0)
+            {
+                _seeds[source] = new Seed(copy, sourceIdentity, FileIdentity.Of(copyInfo));
+            }
+        }
+        finally
+        {
+            _calls.CloseHandle(handle);
+        }
     }
 
     public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
@@ -168,9 +197,64 @@ internal sealed class WindowsBlockCloner : IFileCloner
             }
         }
 
+        // After a link-limit copy, the clone reads the seed (whose blocks have fewer references) instead of the source.
+        SafeFileHandle? seed = OpenSeed(source, sourceInfo);
+        try
+        {
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, cancellation);
+            if (attempt.Kind == CloneAttemptKind.LinkLimit)
+            {
+                // The engine copies the file next and tells us where (CopiedAtLinkLimit): that copy becomes the seed.
+                _seeds.TryRemove(source, out _);
+                _atLinkLimit[source] = FileIdentity.Of(sourceInfo);
+            }
+
+            return attempt;
+        }
+        finally
+        {
+            if (seed is not null)
+            {
+                _calls.CloseHandle(seed);
+            }
+        }
+    }
+
+    /// <summary>
+    /// The seed of <paramref name="source"/>, opened denying writers (as the source is), when the source and the seed
+    /// both still have the identity recorded when the seed was made: the same ChangeTime, last write time, end of
+    /// file and file index. Every write, and a replacement of the file, moves its ChangeTime (ASSUMED A4), so a seed
+    /// that another build step rewrote in place with the same length and time is not used; and from this open to the
+    /// clone nobody can write it (CreateFile's share rules). No data is read. Null (and the seed forgotten) otherwise.
+    /// </summary>
+    private SafeFileHandle? OpenSeed(string source, Win32FileAllInformation sourceInfo)
+    {
+        if (!_seeds.TryGetValue(source, out Seed? seed))
+        {
+            return null;
+        }
+
+        if (FileIdentity.Of(sourceInfo) == seed.Source
+            && _calls.CreateFile(seed.Path, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) == 0)
+        {
+            if (_calls.QueryAllInformation(handle, out Win32FileAllInformation seedInfo) == 0 && FileIdentity.Of(seedInfo) == seed.Copy)
+            {
+                return handle;
+            }
+
+            _calls.CloseHandle(handle);
+        }
+
+        _seeds.TryRemove(source, out _);
+        return null;
+    }
+
+    /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, CancellationToken cancellation)
+    {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only.
-        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out failure))
+        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out CloneAttempt failure))
         {
             return failure;
         }
@@ -178,7 +262,7 @@ internal sealed class WindowsBlockCloner : IFileCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(from, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -386,4 +470,14 @@ internal sealed class WindowsBlockCloner : IFileCloner
 
     /// <summary>As .NET words an IOException: "message : 'path'".</summary>
     private static string Described(int error, string path) => $"{Win32.Describe(error)} : '{path}'";
+
+    /// <summary>What says a file is still the one it was: any write or replacement changes one of these.</summary>
+    private readonly record struct FileIdentity(long ChangeTime, long LastWriteTime, long EndOfFile, long IndexNumber)
+    {
+        public static FileIdentity Of(Win32FileAllInformation information) =>
+            new(information.Times.ChangeTime, information.Times.LastWriteTime, information.EndOfFile, information.IndexNumber);
+    }
+
+    /// <summary>A fresh copy later clones of a source read from: where it is, and the two identities it was made with.</summary>
+    private sealed record Seed(string Path, FileIdentity Source, FileIdentity Copy);
 }
