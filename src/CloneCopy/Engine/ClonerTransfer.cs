@@ -122,9 +122,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     }
 
     /// <param name="inPlaceOfLink">
-    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and a volume where the
-    /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
-    /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
+    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and where the platform's
+    /// copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>) the cloner
+    /// clones itself (<see cref="ICopyPreferringCloner"/>), since a copy there would become a hard link into the
+    /// package cache. So too when the build's CI guard is on (<see cref="BuildVerdicts.ClonesMustBeKnown"/>).
     /// </param>
     private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
     {
@@ -154,11 +155,6 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         }
 
         NotClonedReason verdict = Verdict(cloner, volumes, cloneSource, destinationPath);
-        if (verdict == NotClonedReason.CopyFileClonesHere && inPlaceOfLink)
-        {
-            verdict = NotClonedReason.None;
-        }
-
         if (verdict != NotClonedReason.None)
         {
             return verdict;
@@ -167,7 +163,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         CloneAttempt attempt;
         try
         {
-            attempt = cloner.Clone(cloneSource, destinationPath, cancellationToken);
+            bool itself = inPlaceOfLink || (Volatile.Read(ref _build) as BuildVerdicts)?.ClonesMustBeKnown == true;
+            attempt = itself && cloner is ICopyPreferringCloner preferring
+                ? preferring.CloneItself(cloneSource, destinationPath, cancellationToken)
+                : cloner.Clone(cloneSource, destinationPath, cancellationToken);
         }
         catch (Exception e) when (e is not (IOException or UnauthorizedAccessException or OperationCanceledException))
         {

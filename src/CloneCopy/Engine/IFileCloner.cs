@@ -52,6 +52,18 @@ internal interface ISeedingCloner
 }
 
 /// <summary>
+/// A cloner that on some volumes leaves files to the platform's copy because that copy clones there by itself
+/// (<see cref="NotClonedReason.CopyFileClonesHere"/>: Windows' CopyFile from the Moment 5 update). Where only a clone
+/// known to be one will do (a clone in place of a link; the CI guard, <see cref="BuildVerdicts.ClonesMustBeKnown"/>),
+/// the engine asks through this instead of <see cref="IFileCloner.Clone"/>.
+/// </summary>
+internal interface ICopyPreferringCloner
+{
+    /// <summary>As <see cref="IFileCloner.Clone"/>, but never answers <see cref="NotClonedReason.CopyFileClonesHere"/>.</summary>
+    CloneAttempt CloneItself(string source, string destination, CancellationToken cancellation);
+}
+
+/// <summary>
 /// The answer of one clone attempt, the same on every platform: cloned; impossible between these volumes
 /// (fall back, cache the verdict); not now / not this file (fall back, cache nothing); the link limit (fall
 /// back, re-seed, warn). A real error (no space, quota, I/O) is not an answer: it is thrown, and MSBuild's

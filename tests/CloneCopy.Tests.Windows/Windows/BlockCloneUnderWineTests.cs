@@ -115,7 +115,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.ThrowsAny<OperationCanceledException>(() => Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
 
         AssertMarkedThenClosed(kernel);
-        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal));
         Assert.False(File.Exists(destination));
     }
 
@@ -189,7 +189,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Throws<UnauthorizedAccessException>(() => Transfer(kernel).Transfer(source, destination, CancellationToken.None));
 
         Assert.Contains($"CreateFile {destination} CreateNew => {Win32.ErrorFileExists}", kernel.Calls);
-        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal));
         Assert.Equal(TestFiles.Content(10, 2), File.ReadAllBytes(destination));
     }
 

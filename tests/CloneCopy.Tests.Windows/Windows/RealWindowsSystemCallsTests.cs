@@ -115,15 +115,27 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     }
 
     [Fact]
-    public void The_CopyFile_probe_finds_that_Wines_CopyFile_does_not_clone()
+    public void The_CopyFile_question_is_answered_with_the_real_destination_and_Wine_s_CopyFile_is_found_not_to_clone()
     {
-        var kernel = new RecordingWindowsSystemCalls();
+        // As on a Windows build that may clone in CopyFile (RtlGetVersion scripted to 22631), on a volume made to claim
+        // block refcounting, with the clone FSCTL scripted: the first large file is copied by Wine's real CopyFileW, the
+        // first clusters of source and copy are asked of Wine's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (no shared
+        // cluster: Wine answers an error or LCN 0), the copy is deleted through its handle and the file cloned. Nothing
+        // but the source and its destination is ever in the folder.
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, OsBuild = 22631, Fsctl = (name, _) => name == "DuplicateExtents" ? 0 : null };
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel.Seam), new EngineDiagnostics());
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 70_000);
+        string destination = Path.Combine(_directory, "b.dll");
 
-        bool clones = new CopyFileCloneProbe(kernel.Seam).ClonesOn("wine", _directory);
+        TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
 
-        Assert.False(clones);
-        Assert.Contains("CopyFile", string.Join("\n", kernel.Calls));
-        Assert.Empty(Directory.GetFiles(_directory)); // both probe files removed
+        Console.WriteLine($"Wine's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT: {string.Join("; ", kernel.CallsTo("GetExtents"))}");
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal($"CopyFile {source} {destination} => 0", Assert.Single(kernel.CallsTo("CopyFile")));
+        Assert.NotEmpty(kernel.CallsTo("GetExtents"));
+        Assert.Single(kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(new[] { "a.dll", "b.dll" }, Directory.GetFiles(_directory).Select(Path.GetFileName).Order());
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
 
     [Fact]

@@ -29,6 +29,9 @@ internal sealed class RecordingWindowsSystemCalls
 
     public bool ClaimBlockRefcounting { get; init; }
 
+    /// <summary>The build RtlGetVersion is made to report (Wine 8's prefix says 7601, before CopyFile could clone); null: Wine's.</summary>
+    public int? OsBuild { get; init; }
+
     /// <summary>
     /// Given the FSCTL's name ("DuplicateExtents", "GetIntegrityInformation", "SetIntegrityInformation") and the
     /// call's number for that name (1, 2...), an error code, 0 for success, or null to let Wine answer.
@@ -66,6 +69,9 @@ internal sealed class RecordingWindowsSystemCalls
                 }
 
                 return Record(name, $"scripted {args[2]} {args[4]}", scripted);
+            case nameof(IWindowsSystemCalls.GetOsBuild) when OsBuild is int build:
+                args[0] = build;
+                return Record(name, "scripted", 0);
             case nameof(IWindowsSystemCalls.CloseHandle):
                 Record(name, string.Empty, 0);
                 Real(method, args);

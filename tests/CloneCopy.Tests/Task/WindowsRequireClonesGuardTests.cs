@@ -1,5 +1,6 @@
 using System;
 using System.IO;
+using System.Linq;
 using CloneCopy.Engine;
 using CloneCopy.Platform.Windows;
 using CloneCopy.Tests.Infrastructure;
@@ -50,5 +51,34 @@ public sealed class WindowsRequireClonesGuardTests : IDisposable
         Assert.Contains("error CLC005: CloneCopy: CloneCopyRequireClones is set, but 1 file was copied instead of cloned, for example "
             + Path.Combine(output, "App.dll") + " (" + OutcomeText.Reason(NotClonedReason.SourceSharingViolation) + ").", engine.Recorded.Describe());
         Assert.Contains("sharing violation", OutcomeText.Reason(NotClonedReason.SourceSharingViolation), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void With_the_guard_set_the_files_are_cloned_by_CloneCopy_where_CopyFile_clones_so_the_guard_counts_what_is_known()
+    {
+        // Windows 11 from Moment 5: CopyFile clones on this volume. Without the guard the second file is left to it;
+        // with CloneCopyRequireClones (handed to the build by CloneCopySettings), CloneCopy clones it itself.
+        _kernel.AddVolume(Path.Combine(_directory, "refs") + Path.DirectorySeparatorChar, @"\\?\Volume{66666666-0000-0000-0000-00000000000a}\").CopyFileClones = true;
+        string[] sources = [TestFiles.Write(Path.Combine(_directory, "refs", "obj", "A.dll"), 70_000, seed: 1), TestFiles.Write(Path.Combine(_directory, "refs", "obj", "B.dll"), 70_000, seed: 2)];
+        var engine = new ProjectBuildEngine();
+        var diagnostics = new EngineDiagnostics();
+
+        Assert.True(new CloneCopySettings { BuildEngine = engine, RequireClones = "error" }.Execute());
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel), diagnostics);
+        bool copied = sources.All(source => new CloneCopy.Copy
+        {
+            BuildEngine = engine,
+            SourceFiles = [new TaskItem(source)],
+            DestinationFolder = new TaskItem(Path.Combine(_directory, "refs", "bin")),
+            Transfer = transfer,
+            Diagnostics = diagnostics,
+        }.Execute());
+        bool passed = new CloneCopySummary { BuildEngine = engine, ProjectName = "App", RequireClones = "error" }.Execute();
+
+        Assert.True(copied && passed, engine.Recorded.Describe());
+        Assert.Single(_kernel.CallsTo("CopyFile")); // the first file told that CopyFile clones here (and is its clone)
+        Assert.Single(_kernel.CallsTo("DuplicateExtents")); // the second was cloned by CloneCopy
+        Assert.Contains("CloneCopy: 2 files cloned", engine.Recorded.Describe());
+        Assert.Equal(File.ReadAllBytes(sources[1]), File.ReadAllBytes(Path.Combine(_directory, "refs", "bin", "B.dll")));
     }
 }

@@ -1015,24 +1015,6 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
-    // FSCTL_GET_RETRIEVAL_POINTERS, first extent only (the LCN of VCN 0).
-    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
-    {
-        logicalCluster = -1;
-        Open open = Use(file, "GetFirstCluster", out int fault);
-        if (fault != 0)
-        {
-            return fault;
-        }
-
-        lock (_lock)
-        {
-            List<Win32Extent> all = ExtentsOf(open.File!, RandomAccess.GetLength(file), ClusterOf(open.Path));
-            logicalCluster = all.Count > 0 ? all[0].Lcn : -1;
-            return all.Count > 0 ? 0 : Win32.ErrorHandleEof;
-        }
-    }
-
     public int DeleteFile(string path)
     {
         int fault = Record("DeleteFile", path);

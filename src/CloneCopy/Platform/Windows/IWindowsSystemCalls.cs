@@ -108,12 +108,6 @@ internal interface IWindowsSystemCalls
     /// </summary>
     int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents);
 
-    /// <summary>
-    /// FSCTL_GET_RETRIEVAL_POINTERS from VCN 0: the logical cluster number where the file's first extent lies
-    /// (-1 for an extent not allocated yet). Two files whose first extents share an LCN share those clusters.
-    /// </summary>
-    int GetFirstCluster(SafeFileHandle file, out long logicalCluster);
-
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);
 

@@ -114,8 +114,6 @@ internal sealed class LongPathCalls : IWindowsSystemCalls
 
     public int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents) => _inner.GetExtents(file, maximum, out extents);
 
-    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster) => _inner.GetFirstCluster(file, out logicalCluster);
-
     public int DeleteFile(string path) => _inner.DeleteFile(Extended(path));
 
     /// <summary>The link's own path only: its target is stored as given.</summary>

@@ -77,7 +77,6 @@ internal static class Win32
     public const uint FsctlGetIntegrityInformation = 0x0009027C;
     public const uint FsctlSetIntegrityInformation = 0x0009C280;
     public const uint FsctlDuplicateExtentsToFile = 0x00098344;
-    public const uint FsctlGetRetrievalPointers = 0x00090073;
     public const uint FsctlGetRetrievalPointersAndRefcount = 0x000903D3;
 
     /// <summary>SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE: accepted from Windows 10 build 14972 on.</summary>

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Concurrent;
 using System.IO;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using CloneCopy.Engine;
 using Microsoft.Win32.SafeHandles;
@@ -11,21 +12,25 @@ namespace CloneCopy.Platform.Windows;
 /// Block cloning on ReFS and Dev Drive with FSCTL_DUPLICATE_EXTENTS_TO_FILE, as the engine's
 /// <see cref="IFileCloner"/>. Every call into the system goes through <see cref="IWindowsSystemCalls"/>; the
 /// steps are this class's own, and each answers the engine directly with a <see cref="CloneAttempt"/>.
+/// docs/windows.md lists the calls a file costs, each with the document that requires it.
 /// <para>
-/// A pair of volumes is judged once per build: different volumes; a volume that cannot clone; a volume where
-/// CopyFile was seen to clone by itself (then the file is left to CopyFile, <see cref="CopyFileCloneProbe"/>).
+/// A pair of volumes is judged once per build: different volumes; a volume that cannot clone. Where Windows'
+/// CopyFile clones by itself (learnt per volume per build from a real destination, <see cref="ProbeCopyFile"/>),
+/// files are left to it.
 /// </para>
 /// <para>
-/// A file: the destination is created new (never an existing file replaced) and shared with no one, made sparse
-/// before its end of file is set (so no clusters are allocated only to be released by the clone), given the
-/// source's integrity-stream setting while it is still empty (ReFS refuses clones between files whose settings
-/// differ), sized, cloned in cluster-aligned chunks under 4 GiB, given the source's sparseness, and last its
-/// last write time and attributes, on the same handle. On any failure or cancellation the half-made destination
-/// is marked for deletion by the last call on its handle (<see cref="MarkForDeletion"/>) and goes when the handle
-/// closes.
+/// A file: the source is opened denying writers and read with one query; what a clone would drop (named streams,
+/// extended attributes) and a folder whose integrity streams the source lacks leave it to CopyFile. The destination
+/// is created new (never an existing file replaced) and shared with no one, made sparse before its end of file is
+/// set (so no clusters are allocated only to be released by the clone; not with integrity streams, which cannot be
+/// sparse), given the source's integrity setting while empty where its folder would not give it, sized, cloned in
+/// cluster-aligned chunks under 4 GiB, given the source's sparseness, and last its last write time and attributes,
+/// on the same handle. On any failure or cancellation the half-made destination is marked for deletion by the last
+/// call on its handle (<see cref="MarkForDeletion"/>) and goes when the handle closes. After the link limit the
+/// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
 /// </para>
 /// </summary>
-internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
+internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
@@ -33,9 +38,29 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
     /// </summary>
     public const long DefaultChunkSize = 1L << 31;
 
+    /// <summary>
+    /// The smallest file that tells whether CopyFile clones: several clusters of any size ReFS has (4 or 64 KiB), as
+    /// the old probe file had. Smaller files are cloned by CloneCopy meanwhile.
+    /// </summary>
+    public const long CopyFileProbeMinimum = 64 * 1024;
+
+    /// <summary>
+    /// Builds before this one never clone in CopyFile: "Starting with the Windows 11 Moment 5 update (KB5034848) and
+    /// later releases of Windows client and Windows Server builds" (Block Cloning), Moment 5 being an update of 22621
+    /// and 22631. Windows Server 2022 is 20348.
+    /// </summary>
+    public const int FirstBuildWhoseCopyFileMayClone = 22621;
+
+    // What CopyFile does on a volume, as learnt this build.
+    private const int CopyFileUnknown = 0;
+    private const int CopyFileProbing = 1;
+    private const int CopyFileClones = 2;
+    private const int CopyFileCopies = 3;
+
     private readonly IWindowsSystemCalls _calls;
     private readonly long _chunkSize;
-    private readonly CopyFileCloneProbe _copyFileProbe;
+    private readonly Lazy<int> _osBuild;
+    private readonly ConcurrentDictionary<string, StrongBox<int>> _copyFileByVolume = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, FileIdentity> _atLinkLimit = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, Seed> _seeds = new(StringComparer.OrdinalIgnoreCase);
 
@@ -45,7 +70,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
         _calls = LongPathCalls.Over(calls);
         _chunkSize = chunkSize;
         Volumes = new WindowsVolumes(_calls);
-        _copyFileProbe = new CopyFileCloneProbe(calls);
+        _osBuild = new Lazy<int>(() => _calls.GetOsBuild(out int build) == 0 ? build : 0);
     }
 
     public WindowsVolumes Volumes { get; }
@@ -58,7 +83,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
     public void ForgetVolumes()
     {
         Volumes.Forget();
-        _copyFileProbe.Forget();
+        _copyFileByVolume.Clear();
     }
 
     public NotClonedReason ProbeVolumes(string source, string destination)
@@ -69,16 +94,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
             return NotClonedReason.DifferentVolumes;
         }
 
-        if (!Volumes.CapabilityOf(sourceKey).CanBlockClone)
-        {
-            return NotClonedReason.FilesystemCannotClone;
-        }
-
-        // Where CopyFile itself clones (checked once per volume), it is faster for small files than a block clone
-        // of our own (the CopyOnWrite library's benchmarks) and MSBuild's Copy uses it: leave the file to it.
-        return _copyFileProbe.ClonesOn(VolumeOf(destination), Path.GetDirectoryName(destination) ?? destination)
-            ? NotClonedReason.CopyFileClonesHere
-            : NotClonedReason.None;
+        return Volumes.CapabilityOf(sourceKey).CanBlockClone ? NotClonedReason.None : NotClonedReason.FilesystemCannotClone;
     }
 
     /// <summary>
@@ -107,11 +123,19 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
         }
     }
 
-    public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
+    /// <summary>Clones, or where CopyFile was seen to clone on the volume, leaves the file to it (<see cref="NotClonedReason.CopyFileClonesHere"/>).</summary>
+    public CloneAttempt Clone(string source, string destination, CancellationToken cancellation) =>
+        Guarded(source, destination, mayLeaveToCopyFile: true, cancellation);
+
+    /// <summary>Clones even where CopyFile clones: a clone in place of a link, or with the CI guard on.</summary>
+    public CloneAttempt CloneItself(string source, string destination, CancellationToken cancellation) =>
+        Guarded(source, destination, mayLeaveToCopyFile: false, cancellation);
+
+    private CloneAttempt Guarded(string source, string destination, bool mayLeaveToCopyFile, CancellationToken cancellation)
     {
         try
         {
-            return CloneFile(source, destination, cancellation);
+            return CloneFile(source, destination, mayLeaveToCopyFile, cancellation);
         }
         catch (IOException e) when (!IsRealError(Win32.ErrorOf(e.HResult)))
         {
@@ -125,12 +149,21 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
         }
     }
 
-    private CloneAttempt CloneFile(string source, string destination, CancellationToken cancellation)
+    private CloneAttempt CloneFile(string source, string destination, bool mayLeaveToCopyFile, CancellationToken cancellation)
     {
-        VolumeCapability volume = Volumes.CapabilityOf(Volumes.KeyOf(destination));
+        string volumeKey = Volumes.KeyOf(destination);
+        VolumeCapability volume = Volumes.CapabilityOf(volumeKey);
         if (!volume.CanBlockClone)
         {
             return CannotCloneHere(Win32.ErrorInvalidFunction, destination);
+        }
+
+        // Where CopyFile clones by itself, it is faster for small files than a block clone of our own (the CopyOnWrite
+        // library's benchmarks), and MSBuild's Copy calls it: the file is left to it, before anything is opened.
+        StrongBox<int> copyFile = _copyFileByVolume.GetOrAdd(volumeKey, _ => new StrongBox<int>(_osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies));
+        if (mayLeaveToCopyFile && Volatile.Read(ref copyFile.Value) == CopyFileClones)
+        {
+            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CopyFileClonesHere, $"Windows' CopyFile was seen to clone on {volumeKey}");
         }
 
         // Shared for reading and deleting only, as the CopyOnWrite library opens its source: no one can write the
@@ -150,7 +183,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
 
         try
         {
-            return CloneFrom(from, source, destination, volume, cancellation);
+            return CloneFrom(from, source, destination, volume, copyFile, cancellation);
         }
         finally
         {
@@ -159,7 +192,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
     }
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
-    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, CancellationToken cancellation)
+    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int> copyFile, CancellationToken cancellation)
     {
         // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
         if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out CloneAttempt failure))
@@ -197,6 +230,14 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
             }
         }
 
+        // The first file of 64 KiB or more on a volume whose CopyFile may clone finds out whether it does (one thread;
+        // the others clone meanwhile and never wait).
+        if (sourceInfo.EndOfFile >= CopyFileProbeMinimum && Interlocked.CompareExchange(ref copyFile.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
+            && ProbeCopyFile(from, source, destination, volume, copyFile) is CloneAttempt probed)
+        {
+            return probed;
+        }
+
         // After a link-limit copy, the clone reads the seed (whose blocks have fewer references) instead of the source.
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         try
@@ -218,6 +259,61 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner
                 _calls.CloseHandle(seed);
             }
         }
+    }
+
+    /// <summary>
+    /// Whether CopyFile clones on this volume, learnt from this file, whose copy MSBuild's Copy would have made with it
+    /// anyway: CopyFileW writes the real destination (nothing else is written, so a killed node leaves only what
+    /// MSBuild's Copy would have), and the first clusters of source and copy are compared
+    /// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT, MS-FSCC 2.3.34: LCNs, not reference counts, which ReFS updates late).
+    /// Shared: CopyFile clones here, and this file is its clone (Cloned). Not shared, or no answer: CloneCopy clones on
+    /// this volume for the rest of the build, and the copy is deleted through its handle (null: clone it as any
+    /// file). CopyFile refused (the destination exists, access denied): undecided, another file will tell.
+    /// </summary>
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int> copyFile)
+    {
+        int error = _calls.CopyFile(source, destination);
+        if (error != 0)
+        {
+            Volatile.Write(ref copyFile.Value, CopyFileUnknown);
+            return Failed(error, destination, out CloneAttempt refused) ? refused : null;
+        }
+
+        if (_calls.CreateFile(destination, Win32.GenericRead | Win32.Delete, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
+        {
+            Volatile.Write(ref copyFile.Value, CopyFileCopies);
+            _calls.DeleteFile(destination);
+            return null;
+        }
+
+        bool clones = false, marked = false;
+        try
+        {
+            clones = FirstClusterOf(from) is long lcn && lcn == FirstClusterOf(copy);
+            Volatile.Write(ref copyFile.Value, clones ? CopyFileClones : CopyFileCopies);
+            marked = !clones && MarkForDeletion(copy, volume);
+        }
+        finally
+        {
+            _calls.CloseHandle(copy);
+            if (!clones && !marked)
+            {
+                _calls.DeleteFile(destination);
+            }
+        }
+
+        return clones ? CloneAttempt.Cloned : null;
+    }
+
+    /// <summary>
+    /// The LCN of a file's first extent, or null where that says nothing: no clusters (ERROR_HANDLE_EOF; data resident
+    /// in the file record, ASSUMED A11 not to happen on ReFS), an unallocated first extent (-1), or LCN 0, which holds the
+    /// volume's boot sector and is Wine's answer for every file.
+    /// </summary>
+    private long? FirstClusterOf(SafeFileHandle file)
+    {
+        int error = _calls.GetExtents(file, 1, out Win32Extent[] extents);
+        return (error == 0 || error == Win32.ErrorMoreData) && extents.Length > 0 && extents[0].Lcn > 0 ? extents[0].Lcn : null;
     }
 
     /// <summary>

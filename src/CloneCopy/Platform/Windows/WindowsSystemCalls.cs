@@ -336,24 +336,6 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
     public int CopyFile(string source, string destination) =>
         Native.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
-    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
-    {
-        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
-        // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
-        var buffer = new byte[16 + (4 * 16)];
-        long startingVcn = 0;
-        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
-        int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
-        if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
-        {
-            logicalCluster = BitConverter.ToInt64(buffer, 24);
-            return 0;
-        }
-
-        logicalCluster = -1;
-        return error == 0 ? Win32.ErrorHandleEof : error;
-    }
-
     public int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents)
     {
         // RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then
