@@ -41,7 +41,7 @@ internal sealed class RecordingWindowsSystemCalls
 
     public IEnumerable<string> CallsTo(string name) => Calls.Where(c => c.StartsWith(name + " ", StringComparison.Ordinal));
 
-    private int? Handle(MethodInfo method, object?[] args)
+    private object? Handle(MethodInfo method, object?[] args)
     {
         string name = method.Name;
         switch (name)
@@ -76,6 +76,14 @@ internal sealed class RecordingWindowsSystemCalls
                 Record(name, string.Empty, 0);
                 Real(method, args);
                 return null;
+        }
+
+        if (method.ReturnType != typeof(int))
+        {
+            // GetDriveType: an answer, not an error code.
+            object? answer = Real(method, args);
+            Calls.Add($"{name} {Subject(method, args)} => {answer}");
+            return answer;
         }
 
         int error = (int)Real(method, args)!;

@@ -40,7 +40,7 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Equal(
-            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetBasicInformation {destination} {File.GetLastWriteTimeUtc(source).ToFileTimeUtc()} 80", $"CloseHandle {destination}" },
+            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetBasicInformation {destination} {File.GetLastWriteTimeUtc(source).ToFileTimeUtc()} {SettableAttributesOf(source):x}", $"CloseHandle {destination}" },
             _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal)));
         Assert.False(_kernel.IsSparse(destination));
     }
@@ -783,6 +783,13 @@ public sealed class BlockCloneTransferTests : IDisposable
         Assert.Matches(@"^(SetDispositionEx \S+ 13|SetDeleteOnClose \S+ True)$", onDestination[close - 1]);
         Assert.DoesNotContain($"SetDeleteOnClose {destination} False", _kernel.Calls);
         Assert.Empty(_kernel.Violations);
+    }
+
+    /// <summary>What the clone gives the destination: the source's settable attributes, FILE_ATTRIBUTE_NORMAL for none (Linux has none; Wine sets the archive bit).</summary>
+    private static uint SettableAttributesOf(string file)
+    {
+        uint settable = (uint)File.GetAttributes(file) & Win32.ValidSetAttributes;
+        return settable == 0 ? Win32.FileAttributeNormal : settable;
     }
 
     private string Path(string name) => System.IO.Path.Combine(_directory, name);
