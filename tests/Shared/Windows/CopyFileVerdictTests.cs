@@ -94,6 +94,24 @@ public sealed class CopyFileVerdictTests : IDisposable
     }
 
     [Fact]
+    public void Where_a_file_s_clusters_cannot_be_told_CloneCopy_clones_on_that_volume()
+    {
+        // A volume that keeps small files' data resident has no extents to compare (ERROR_HANDLE_EOF): no answer is
+        // taken for "CopyFile does not clone", the safe side; the copy is deleted and cloned.
+        _volume.CopyFileClones = true;
+        _volume.ResidentDataBelow = 1 << 20;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult first = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 1), Named("a.copy"), CancellationToken.None);
+        TransferResult second = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 2), Named("b.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Single(_kernel.CallsTo("CopyFile"));
+        Assert.Equal(2, _kernel.CallsTo("DuplicateExtents").Count());
+        Assert.Empty(_kernel.Violations);
+    }
+
+    [Fact]
     public void A_file_under_64_KiB_is_cloned_by_CloneCopy_and_does_not_probe()
     {
         _volume.CopyFileClones = true;

@@ -1004,7 +1004,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         lock (_lock)
         {
-            List<Win32Extent> all = ExtentsOf(open.File!, RandomAccess.GetLength(file), ClusterOf(open.Path));
+            List<Win32Extent> all = ExtentsOf(open.File!, RandomAccess.GetLength(file), ClusterOf(open.Path), VolumeOf(open.Path)?.ResidentDataBelow ?? 0);
             if (all.Count == 0)
             {
                 return Win32.ErrorHandleEof;
@@ -1398,9 +1398,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         return set;
     }
 
-    private List<Win32Extent> ExtentsOf(FileState state, long length, long cluster)
+    private List<Win32Extent> ExtentsOf(FileState state, long length, long cluster, long residentBelow)
     {
         long clusters = RoundUp(length, cluster) / cluster;
+        if (length < residentBelow)
+        {
+            return new List<Win32Extent>(); // resident data: "no extent locations or reference counts" (MS-FSCC 2.3.34)
+        }
+
         ulong references = DelayedReferenceCounts ? 1 : (ulong)state.Group.References;
         var extents = new List<Win32Extent>();
         if (clusters == 0)
@@ -1581,6 +1586,12 @@ internal sealed class SimulatedVolume
 
     /// <summary>Whether CopyFile clones on this volume (Windows 11 from the Moment 5 update, on ReFS and Dev Drive).</summary>
     public bool CopyFileClones { get; set; }
+
+    /// <summary>
+    /// Files shorter than this keep their data in the file record ("A file system MAY allow resident data", MS-FSCC
+    /// 2.3.34): they have no extents. 0 (none) by default: ReFS is taken to have no resident data (ASSUMED A11).
+    /// </summary>
+    public long ResidentDataBelow { get; set; }
 
     /// <summary>Room for allocated (non-sparse) clusters.</summary>
     public long FreeBytes { get; set; } = long.MaxValue;
