@@ -82,6 +82,24 @@ public sealed class CopyFileVerdictTests : IDisposable
     }
 
     [Fact]
+    public void A_read_only_source_does_not_ask_the_question_whose_copy_could_not_be_removed_without_POSIX_delete()
+    {
+        // CopyFile's copy of a read-only file is read-only: the plain disposition refuses it (STATUS_CANNOT_DELETE,
+        // MS-FSA 2.1.5.15.3) and so does DeleteFileW. Such a source is cloned; the next file asks.
+        _volume.PosixUnlinkRename = false;
+        string readOnly = TestFiles.Write(Named("a.dll"), Large, seed: 1);
+        File.SetAttributes(readOnly, FileAttributes.ReadOnly);
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult first = transfer.Transfer(readOnly, Named("a.copy"), CancellationToken.None);
+        TransferResult second = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 2), Named("b.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal(new[] { $"CopyFile {Named("b.copy")}" }, _kernel.CallsTo("CopyFile"));
+        Assert.Equal(File.ReadAllBytes(readOnly), File.ReadAllBytes(Named("a.copy")));
+    }
+
+    [Fact]
     public void Cluster_numbers_decide_not_reference_counts_which_ReFS_updates_late()
     {
         _volume.CopyFileClones = true;

@@ -1037,7 +1037,10 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             }
 
             FileState state = State(host);
-            if (state.DeletePending)
+
+            // DeleteFileW: "If an application attempts to delete a file that is read-only, the function fails with
+            // ERROR_ACCESS_DENIED."
+            if (state.DeletePending || (AttributesOf(host, state) & Win32.FileAttributeReadOnly) != 0)
             {
                 return Win32.ErrorAccessDenied;
             }

@@ -231,8 +231,10 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
         }
 
         // The first file of 64 KiB or more on a volume whose CopyFile may clone finds out whether it does (one thread;
-        // the others clone meanwhile and never wait).
-        if (sourceInfo.EndOfFile >= CopyFileProbeMinimum && Interlocked.CompareExchange(ref copyFile.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
+        // the others clone meanwhile and never wait). Not a read-only one: CopyFile's copy would be read-only, which
+        // only POSIX delete could remove if CopyFile did not clone (MS-FSA 2.1.5.15.3; DeleteFileW refuses it too).
+        bool mayAsk = sourceInfo.EndOfFile >= CopyFileProbeMinimum && (sourceInfo.Attributes & Win32.FileAttributeReadOnly) == 0;
+        if (mayAsk && Interlocked.CompareExchange(ref copyFile.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
             && ProbeCopyFile(from, source, destination, volume, copyFile) is CloneAttempt probed)
         {
             return probed;
