@@ -1,4 +1,5 @@
 using System;
+using CloneCopy.Engine;
 using Microsoft.Build.Framework;
 
 namespace CloneCopy;
@@ -6,7 +7,8 @@ namespace CloneCopy;
 /// <summary>
 /// Hands the project's CloneCopy properties to the Copy tasks of this project build (Copy is called by
 /// MSBuild's own targets, with MSBuild's parameters only). Runs first in each project build (Sdk.targets'
-/// InitialTargets), and only when a setting is on.
+/// InitialTargets), and only when a setting is on. CloneCopyRequireClones reaches the build's transfer chains
+/// (<see cref="BuildVerdicts.ClonesMustBeKnown"/>): with the CI guard on, CloneCopy clones what it can itself.
 /// </summary>
 #if CLONECOPY_MULTITHREADED
 // Runs in MSBuild's process under -mt, beside the Copy calls whose statistics it reads (see Copy.MultiThreaded.cs).
@@ -17,12 +19,23 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
     /// <summary>$(CloneCopyClonesInsteadOfLinks): "true" to clone where MSBuild's targets ask for links and the pair can clone.</summary>
     public string? ClonesInsteadOfLinks { get; set; }
 
+    /// <summary>$(CloneCopyRequireClones): the CI guard's setting (an unknown value is CloneCopySummary's to report).</summary>
+    public string? RequireClones { get; set; }
+
     public override bool Execute()
     {
-        if (ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings) is int id
+        if (RequireClonesSetting.TryParse(RequireClones, out RequireClonesMode guard) && guard != RequireClonesMode.Off
+            && BuildScoped.GetOrCreate(BuildEngine, Copy.VolumeVerdictsKey, () => new BuildVerdicts()) is { } verdicts)
+        {
+            verdicts.ClonesMustBeKnown = true;
+        }
+
+        bool clonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);
+        if (clonesInsteadOfLinks
+            && ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings) is int id
             && BuildStatistics.ForProject(BuildEngine, id) is BuildStatistics.ProjectBuild build)
         {
-            build.ClonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);
+            build.ClonesInsteadOfLinks = true;
         }
 
         return true;

@@ -86,7 +86,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         set => _diagnostics = value;
     }
 
-    private const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
+    /// <summary>The build-scoped <see cref="BuildVerdicts"/> every Copy task hands its transfer chain (and CloneCopySettings fills).</summary>
+    internal const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 
     public void Cancel() => _cancellation.Cancel();
 
@@ -122,7 +123,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
 
         // Volume verdicts belong to one build: a reused node may meet a volume unlocked or mounted since.
-        if (Transfer is IBuildScopedVerdicts scoped && BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new object()) is { } build)
+        if (Transfer is IBuildScopedVerdicts scoped && BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new BuildVerdicts()) is { } build)
         {
             scoped.UseVerdictsOf(build);
         }

@@ -26,4 +26,10 @@ namespace CloneCopy.Tests.Windows
     public sealed class WindowsLinksTests : WindowsLinksCases;
 
     public sealed class WindowsVolumesTests : WindowsVolumesCases;
+
+    public sealed class CallBudgetTests : CallBudgetCases;
+
+    public sealed class CopyFileVerdictTests : CopyFileVerdictCases;
+
+    public sealed class LongPathTests : LongPathCases;
 }

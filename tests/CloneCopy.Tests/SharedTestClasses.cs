@@ -36,4 +36,13 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class WindowsVolumesTests : WindowsVolumesCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class CallBudgetTests : CallBudgetCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class CopyFileVerdictTests : CopyFileVerdictCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class LongPathTests : LongPathCases;
 }

@@ -9,15 +9,14 @@ namespace CloneCopy.Engine;
 /// The transfer chain for platforms with a whole-file clone primitive (Windows, macOS): clone, else the
 /// platform's File.Copy. It never lets cloning fail a build: a cloner that cannot be created, or a volume
 /// that cannot be probed (whatever the probe throws), switches cloning off (for the process, or for that
-/// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and later
-/// clones of the same source use that fresh copy as their source (its blocks start again at one reference)
-/// for as long as its content is proven unchanged (<see cref="ReseedSources"/>).
+/// pair of volumes) with one diagnostic, and the file is copied. At the link limit it copies, and tells a cloner
+/// that re-seeds itself (<see cref="ISeedingCloner"/>) where the fresh copy is: later clones of that source may
+/// read from it (its blocks start again at one reference).
 /// </summary>
 internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuildScopedVerdicts
 {
     private readonly Lazy<IFileCloner?> _cloner;
     private readonly CloneCapabilityCache<(string Source, string Destination)> _capabilities = new();
-    private readonly ReseedSources _reseeds = new();
     private string _unavailableReason = string.Empty;
     private readonly object _buildLock = new();
     private object? _build;
@@ -91,10 +90,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
 
         cancellationToken.ThrowIfCancellationRequested();
         File.Copy(sourcePath, destinationPath, overwrite: true);
-        if (reason == NotClonedReason.LinkLimit)
+        if (reason == NotClonedReason.LinkLimit && _cloner.Value is ISeedingCloner seeding)
         {
-            // The copy has fresh blocks with one reference each: clone later copies of this source from it.
-            _reseeds.Remember(sourcePath, source, destinationPath);
+            // The copy has fresh blocks with one reference each: later clones of this source may read from it.
+            seeding.CopiedAtLinkLimit(source.FullName, destinationPath);
         }
 
         if (reason == NotClonedReason.EmptyFile)
@@ -131,9 +130,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     }
 
     /// <param name="inPlaceOfLink">
-    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and a volume where the
-    /// platform's copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>)
-    /// is cloned by CloneCopy, since a copy there would become a hard link into the package cache.
+    /// True when the clone replaces a link MSBuild would make: then only a clone will do, and where the platform's
+    /// copy is preferred because it clones by itself (<see cref="NotClonedReason.CopyFileClonesHere"/>) the cloner
+    /// clones itself (<see cref="ICopyPreferringCloner"/>), since a copy there would become a hard link into the
+    /// package cache. So too when the build's CI guard is on (<see cref="BuildVerdicts.ClonesMustBeKnown"/>).
     /// </param>
     private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
     {
@@ -149,7 +149,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             return NotClonedReason.EmptyFile;
         }
 
-        string cloneSource = _reseeds.CloneSourceFor(sourcePath, source);
+        string cloneSource = source.FullName;
         (string, string) volumes;
         try
         {
@@ -163,11 +163,6 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         }
 
         NotClonedReason verdict = Verdict(cloner, volumes, cloneSource, destinationPath);
-        if (verdict == NotClonedReason.CopyFileClonesHere && inPlaceOfLink)
-        {
-            verdict = NotClonedReason.None;
-        }
-
         if (verdict != NotClonedReason.None)
         {
             return verdict;
@@ -176,7 +171,10 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         CloneAttempt attempt;
         try
         {
-            attempt = cloner.Clone(cloneSource, destinationPath, cancellationToken);
+            bool itself = inPlaceOfLink || (Volatile.Read(ref _build) as BuildVerdicts)?.ClonesMustBeKnown == true;
+            attempt = itself && cloner is ICopyPreferringCloner preferring
+                ? preferring.CloneItself(cloneSource, destinationPath, cancellationToken)
+                : cloner.Clone(cloneSource, destinationPath, cancellationToken);
         }
         catch (Exception e) when (e is not (IOException or UnauthorizedAccessException or OperationCanceledException))
         {

@@ -11,3 +11,24 @@ internal interface IBuildScopedVerdicts
     /// <summary>Called by every Copy task with its build's object; cheap when the build is the same.</summary>
     void UseVerdictsOf(object build);
 }
+
+/// <summary>
+/// The object each Copy task of one build hands its transfer chain (<see cref="IBuildScopedVerdicts.UseVerdictsOf"/>):
+/// registered with MSBuild's Build lifetime, one per build and node. A new one means a new build; it also carries
+/// what the projects of this build asked of the chain.
+/// </summary>
+internal sealed class BuildVerdicts
+{
+    private volatile bool _clonesMustBeKnown;
+
+    /// <summary>
+    /// Set when a project of this build on this node asked for the CI guard (CloneCopyRequireClones): a file that can
+    /// be cloned is then cloned by CloneCopy itself, never left to a platform copy that is only believed to clone
+    /// (Windows' CopyFile on a volume where it was seen to clone), so that what the guard counts is known.
+    /// </summary>
+    public bool ClonesMustBeKnown
+    {
+        get => _clonesMustBeKnown;
+        set => _clonesMustBeKnown = value;
+    }
+}

@@ -36,6 +36,34 @@ internal interface IFileCloner
 }
 
 /// <summary>
+/// A cloner whose volumes limit the references to one block (ReFS and Dev Drive: 8175) and that re-seeds itself:
+/// after a <see cref="CloneAttemptKind.LinkLimit"/> answer the engine copies the file with the platform's copy, whose
+/// blocks start again at one reference, and tells the cloner where that copy is; later clones of the same source may
+/// read from it for as long as the cloner can prove both files unchanged. The engine asks for it with a type test, so
+/// a cloner without a link limit (macOS) needs nothing.
+/// </summary>
+internal interface ISeedingCloner
+{
+    /// <summary>
+    /// The platform's copy of <paramref name="source"/> (the path given to <see cref="IFileCloner.Clone"/>), made after
+    /// that clone answered <see cref="CloneAttemptKind.LinkLimit"/>, is at <paramref name="copy"/>.
+    /// </summary>
+    void CopiedAtLinkLimit(string source, string copy);
+}
+
+/// <summary>
+/// A cloner that on some volumes leaves files to the platform's copy because that copy clones there by itself
+/// (<see cref="NotClonedReason.CopyFileClonesHere"/>: Windows' CopyFile from the Moment 5 update). Where only a clone
+/// known to be one will do (a clone in place of a link; the CI guard, <see cref="BuildVerdicts.ClonesMustBeKnown"/>),
+/// the engine asks through this instead of <see cref="IFileCloner.Clone"/>.
+/// </summary>
+internal interface ICopyPreferringCloner
+{
+    /// <summary>As <see cref="IFileCloner.Clone"/>, but never answers <see cref="NotClonedReason.CopyFileClonesHere"/>.</summary>
+    CloneAttempt CloneItself(string source, string destination, CancellationToken cancellation);
+}
+
+/// <summary>
 /// The answer of one clone attempt, the same on every platform: cloned; impossible between these volumes
 /// (fall back, cache the verdict); not now / not this file (fall back, cache nothing); the link limit (fall
 /// back, re-seed, warn). A real error (no space, quota, I/O) is not an answer: it is thrown, and MSBuild's

@@ -64,6 +64,19 @@ internal enum NotClonedReason
     /// copies them all, so the file is left to it.
     /// </summary>
     CarriesMoreThanData,
+
+    /// <summary>
+    /// Windows: another process had the source open for writing, so the clone, which opens its source denying
+    /// writers (the bytes it shares must not change under it), met a sharing violation; the platform's copy ran.
+    /// </summary>
+    SourceSharingViolation,
+
+    /// <summary>
+    /// Windows: the destination folder gives new files integrity streams and the source has none. CopyFile's copy
+    /// gets the folder's integrity streams; a clone cannot (ReFS clones only between files with the same setting),
+    /// so the platform's copy ran.
+    /// </summary>
+    IntegrityStreamsDiffer,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

@@ -49,6 +49,10 @@ internal static class CloneCopyText
 
     public static string ReasonCarriesMoreThanData => Get(nameof(ReasonCarriesMoreThanData));
 
+    public static string ReasonSourceSharingViolation => Get(nameof(ReasonSourceSharingViolation));
+
+    public static string ReasonIntegrityStreamsDiffer => Get(nameof(ReasonIntegrityStreamsDiffer));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

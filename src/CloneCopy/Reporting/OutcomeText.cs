@@ -25,6 +25,8 @@ internal static class OutcomeText
         NotClonedReason.DestinationKept => CloneCopyText.ReasonDestinationKept,
         NotClonedReason.CopyFileClonesHere => CloneCopyText.ReasonCopyFileClonesHere,
         NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
+        NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
+        NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
         _ => CloneCopyText.ReasonNone,
     };
 }

@@ -48,8 +48,10 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Equal(File.GetAttributes(Path.Combine(_directory, "by-file-copy.dll")), File.GetAttributes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Contains($"CreateFile {destination} CreateNew => 0", kernel.Calls);
-        Assert.Equal(new[] { "SetSparse True => 0", "SetIntegrityInformation scripted 2 => 0", "SetEndOfFile 10000 => 0" }, kernel.Calls.Where(c => c.StartsWith("Set", StringComparison.Ordinal) && !c.StartsWith("SetDeleteOnClose", StringComparison.Ordinal)).Take(3));
-        Assert.Equal(new[] { "SetDeleteOnClose True => 0", "SetDeleteOnClose False => 0" }, kernel.CallsTo("SetDeleteOnClose")); // Wine implements FileDispositionInfo
+        Assert.Equal(new[] { "SetSparse True => 0", "SetEndOfFile 10000 => 0" }, kernel.Calls.Where(c => c.StartsWith("Set", StringComparison.Ordinal)).Take(2));
+        Assert.DoesNotContain(kernel.Calls, c => c.Contains("IntegrityInformation", StringComparison.Ordinal)); // neither file has integrity streams
+        Assert.Empty(kernel.CallsTo("SetDeleteOnClose")); // a clone that succeeds is never marked for deletion
+        Assert.Empty(kernel.CallsTo("SetDispositionEx"));
         Assert.Contains("SetSparse False => 0", kernel.Calls);
     }
 
@@ -65,8 +67,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         TransferResult remembered = transfer.Transfer(second, Path.Combine(_directory, "b.copy"), CancellationToken.None);
 
         Assert.Contains($"DuplicateExtents wine 0 8192 => {Win32.ErrorNotSupported}", kernel.Calls);
-        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls); // Wine's disposition: the half file goes when its handle closes
-        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
+        AssertMarkedThenClosed(kernel); // Wine's disposition: the half file goes when its handle closes
         // MS-FSCC 2.3.8 lists STATUS_NOT_SUPPORTED for per-file conditions (Windows answers a volume that
         // cannot clone with STATUS_INVALID_DEVICE_REQUEST): each file is refused on its own.
         Assert.Equal(NotClonedReason.RefusedForThisFile, refused.Reason);
@@ -88,8 +89,7 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         // own exception.
         TransferResult result = Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, CancellationToken.None);
 
-        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
-        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
+        AssertMarkedThenClosed(kernel);
         Assert.Equal(TransferMethod.Copied, result.Method);
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
@@ -116,8 +116,8 @@ public sealed class BlockCloneUnderWineTests : IDisposable
 
         Assert.ThrowsAny<OperationCanceledException>(() => Transfer(kernel, chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
 
-        Assert.Contains("SetDeleteOnClose True => 0", kernel.Calls);
-        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
+        AssertMarkedThenClosed(kernel);
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal));
         Assert.False(File.Exists(destination));
     }
 
@@ -161,6 +161,26 @@ public sealed class BlockCloneUnderWineTests : IDisposable
     }
 
     [Fact]
+    public void A_source_another_process_is_writing_is_a_sharing_violation_for_the_clone_and_Wine_s_CopyFile_copies_it()
+    {
+        // The clone's source is opened sharing read and delete only (deny writers); a writer that shares read and
+        // write refuses that open. File.Copy (CopyFileExW, which in Wine shares write too) then copies the file.
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
+        string source = TestFiles.Write(Path.Combine(_directory, "busy.dll"), 5000);
+        string destination = Path.Combine(_directory, "b.dll");
+
+        TransferResult result;
+        using (new FileStream(source, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
+        {
+            result = Transfer(kernel).Transfer(source, destination, CancellationToken.None);
+        }
+
+        Assert.Contains($"CreateFile {source} OpenExisting => {Win32.ErrorSharingViolation}", kernel.Calls);
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.SourceSharingViolation), (result.Method, result.Reason));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
     public void An_existing_read_only_destination_is_left_to_File_Copy_which_refuses_it_as_on_Windows()
     {
         var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, Fsctl = (_, _) => 0 };
@@ -171,8 +191,19 @@ public sealed class BlockCloneUnderWineTests : IDisposable
         Assert.Throws<UnauthorizedAccessException>(() => Transfer(kernel).Transfer(source, destination, CancellationToken.None));
 
         Assert.Contains($"CreateFile {destination} CreateNew => {Win32.ErrorFileExists}", kernel.Calls);
-        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal)); // (the CopyFile probe deletes its own files)
+        Assert.DoesNotContain(kernel.Calls, c => c.StartsWith($"DeleteFile {destination} ", StringComparison.Ordinal));
         Assert.Equal(TestFiles.Content(10, 2), File.ReadAllBytes(destination));
+    }
+
+    /// <summary>
+    /// The half-made destination was marked for deletion (POSIX delete where Wine's volume reports it, else the plain
+    /// disposition) by the last call before its handle closed, and never unmarked.
+    /// </summary>
+    private static void AssertMarkedThenClosed(RecordingWindowsSystemCalls kernel)
+    {
+        int mark = kernel.Calls.FindLastIndex(c => c.StartsWith("SetDeleteOnClose True => 0", StringComparison.Ordinal) || (c.StartsWith("SetDispositionEx ", StringComparison.Ordinal) && c.EndsWith("=> 0", StringComparison.Ordinal)));
+        Assert.True(mark >= 0 && kernel.Calls[mark + 1].StartsWith("CloseHandle", StringComparison.Ordinal), string.Join("\n", kernel.Calls));
+        Assert.DoesNotContain("SetDeleteOnClose False => 0", kernel.Calls);
     }
 
     private static ClonerTransfer Transfer(RecordingWindowsSystemCalls kernel, long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>

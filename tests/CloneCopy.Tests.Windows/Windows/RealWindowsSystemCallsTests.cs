@@ -66,10 +66,12 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
             Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path.Combine(_directory, "out", $"d{i}.dll")));
         }
 
-        Assert.Single(kernel.CallsTo("GetVolumeInformation"));
+        Assert.Single(kernel.CallsTo("GetVolumeInformation"), c => c.StartsWith(@"GetVolumeInformation \\?\Volume{", StringComparison.Ordinal));
         Assert.Empty(kernel.CallsTo("GetDiskFreeSpace")); // a volume that cannot clone is not asked its cluster size
-        // No file is opened to clone; each folder is opened once, to read its final path (junctions followed).
-        Assert.Equal(2, kernel.CallsTo("CreateFile").Count());
+        // No file is opened to clone, and no folder either: no fixed drive of Wine's can clone, so no junction could
+        // lead to one that does (each drive asked once: GetLogicalDrives, GetDriveTypeW, GetVolumeInformationW).
+        Assert.Empty(kernel.CallsTo("CreateFile"));
+        Assert.Single(kernel.CallsTo("GetLogicalDrives"));
     }
 
     [Fact]
@@ -87,6 +89,27 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     }
 
     [Fact]
+    public void A_path_of_300_characters_reaches_Wine_s_CreateFile_in_its_extended_form_and_is_created()
+    {
+        // Wine does not enforce MAX_PATH (ASSUMED A9 for Windows' code): this checks that the \\?\ form the seam now
+        // adds is a path Wine's kernel32 opens, creates and queries, not the MAX_PATH rule itself.
+        string folder = Path.Combine(_directory, string.Join(Path.DirectorySeparatorChar, Enumerable.Range(0, 5).Select(i => new string((char)('a' + i), 57))));
+        Directory.CreateDirectory(folder);
+        string file = Path.Combine(folder, "long.dll");
+        var kernel = new RecordingWindowsSystemCalls();
+        IWindowsSystemCalls calls = LongPathCalls.Over(kernel.Seam);
+
+        Assert.Equal(0, calls.CreateFile(file, Win32.GenericRead | Win32.GenericWrite, 0, Win32.CreateNew, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle handle));
+        Assert.Equal(0, calls.QueryAllInformation(handle, out Win32FileAllInformation information));
+        calls.CloseHandle(handle);
+
+        Assert.True(file.Length >= 300);
+        Assert.Contains($@"CreateFile \\?\{file} CreateNew => 0", kernel.Calls);
+        Assert.True(File.Exists(file));
+        Assert.Equal(0, information.EndOfFile);
+    }
+
+    [Fact]
     public void The_OS_build_comes_from_RtlGetVersion()
     {
         Assert.True(WindowsOsBuild.Current > 0);
@@ -94,15 +117,27 @@ public sealed class RealWindowsSystemCallsTests : IDisposable
     }
 
     [Fact]
-    public void The_CopyFile_probe_finds_that_Wines_CopyFile_does_not_clone()
+    public void The_CopyFile_question_is_answered_with_the_real_destination_and_Wine_s_CopyFile_is_found_not_to_clone()
     {
-        var kernel = new RecordingWindowsSystemCalls();
+        // As on a Windows build that may clone in CopyFile (RtlGetVersion scripted to 22631), on a volume made to claim
+        // block refcounting, with the clone FSCTL scripted: the first large file is copied by Wine's real CopyFileW, the
+        // first clusters of source and copy are asked of Wine's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (no shared
+        // cluster: Wine answers an error or LCN 0), the copy is deleted through its handle and the file cloned. Nothing
+        // but the source and its destination is ever in the folder.
+        var kernel = new RecordingWindowsSystemCalls { ClaimBlockRefcounting = true, OsBuild = 22631, Fsctl = (name, _) => name == "DuplicateExtents" ? 0 : null };
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel.Seam), new EngineDiagnostics());
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 70_000);
+        string destination = Path.Combine(_directory, "b.dll");
 
-        bool clones = new CopyFileCloneProbe(kernel.Seam).ClonesOn("wine", _directory);
+        TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
 
-        Assert.False(clones);
-        Assert.Contains("CopyFile", string.Join("\n", kernel.Calls));
-        Assert.Empty(Directory.GetFiles(_directory)); // both probe files removed
+        Console.WriteLine($"Wine's FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT: {string.Join("; ", kernel.CallsTo("GetExtents"))}");
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal($"CopyFile {source} {destination} => 0", Assert.Single(kernel.CallsTo("CopyFile")));
+        Assert.NotEmpty(kernel.CallsTo("GetExtents"));
+        Assert.Single(kernel.CallsTo("DuplicateExtents"));
+        Assert.Equal(new[] { "a.dll", "b.dll" }, Directory.GetFiles(_directory).Select(Path.GetFileName).Order());
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
     }
 
     [Fact]

@@ -29,6 +29,9 @@ internal sealed class RecordingWindowsSystemCalls
 
     public bool ClaimBlockRefcounting { get; init; }
 
+    /// <summary>The build RtlGetVersion is made to report (Wine 8's prefix says 7601, before CopyFile could clone); null: Wine's.</summary>
+    public int? OsBuild { get; init; }
+
     /// <summary>
     /// Given the FSCTL's name ("DuplicateExtents", "GetIntegrityInformation", "SetIntegrityInformation") and the
     /// call's number for that name (1, 2...), an error code, 0 for success, or null to let Wine answer.
@@ -38,7 +41,7 @@ internal sealed class RecordingWindowsSystemCalls
 
     public IEnumerable<string> CallsTo(string name) => Calls.Where(c => c.StartsWith(name + " ", StringComparison.Ordinal));
 
-    private int? Handle(MethodInfo method, object?[] args)
+    private object? Handle(MethodInfo method, object?[] args)
     {
         string name = method.Name;
         switch (name)
@@ -66,10 +69,21 @@ internal sealed class RecordingWindowsSystemCalls
                 }
 
                 return Record(name, $"scripted {args[2]} {args[4]}", scripted);
+            case nameof(IWindowsSystemCalls.GetOsBuild) when OsBuild is int build:
+                args[0] = build;
+                return Record(name, "scripted", 0);
             case nameof(IWindowsSystemCalls.CloseHandle):
                 Record(name, string.Empty, 0);
                 Real(method, args);
                 return null;
+        }
+
+        if (method.ReturnType != typeof(int))
+        {
+            // GetDriveType: an answer, not an error code.
+            object? answer = Real(method, args);
+            Calls.Add($"{name} {Subject(method, args)} => {answer}");
+            return answer;
         }
 
         int error = (int)Real(method, args)!;
@@ -100,7 +114,7 @@ internal sealed class RecordingWindowsSystemCalls
         var parts = new List<string>();
         for (int i = 0; i < parameters.Length; i++)
         {
-            if (!parameters[i].IsOut && args[i] is string or bool or long)
+            if (!parameters[i].IsOut && (args[i] is string or bool or long || (args[i] is uint && method.Name == nameof(IWindowsSystemCalls.SetDispositionEx))))
             {
                 parts.Add(Convert.ToString(args[i], System.Globalization.CultureInfo.InvariantCulture)!);
             }

@@ -12,9 +12,10 @@ namespace CloneCopy.Tests.Engine;
 /// the bytes (no ReFS here), counts references per source like ReFS does per block, and can be told to
 /// answer the ways real machines do. Volumes are drive roots unless <see cref="VolumeOfPath"/> says otherwise.
 /// </summary>
-internal sealed class FakeFileCloner : IFileCloner
+internal sealed class FakeFileCloner : IFileCloner, ISeedingCloner
 {
     private readonly ConcurrentDictionary<string, int> _references = new();
+    private readonly ConcurrentDictionary<string, string> _seeds = new();
 
     /// <summary>References one block may have (ReFS and Dev Drive allow 8175).</summary>
     public int ReferenceLimit { get; init; } = 8175;
@@ -56,12 +57,17 @@ internal sealed class FakeFileCloner : IFileCloner
         return Supported ? NotClonedReason.None : NotClonedReason.FilesystemCannotClone;
     }
 
+    /// <summary>Later clones of <paramref name="source"/> read from <paramref name="copy"/> (whose blocks have one reference).</summary>
+    public void CopiedAtLinkLimit(string source, string copy) => _seeds[source] = copy;
+
     public CloneAttempt Clone(string source, string destination, CancellationToken cancellation)
     {
         if (CloneFailure?.Invoke(source) is CloneAttempt failure)
         {
             return failure;
         }
+
+        source = _seeds.TryGetValue(source, out string? seed) ? seed : source;
 
         // Each clone adds a reference to the source's blocks; a fresh copy starts again at one.
         int references = _references.AddOrUpdate(source, 2, (_, n) => n + 1);

@@ -40,8 +40,8 @@ public abstract class BlockCloneTransferCases : IDisposable
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
         Assert.Equal(
-            new[] { $"CreateFile {destination} CreateNew", $"SetDeleteOnClose {destination} True", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetDeleteOnClose {destination} False", $"CloseHandle {destination}" },
-            _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal) && !c.StartsWith("SetIntegrity", StringComparison.Ordinal)));
+            new[] { $"CreateFile {destination} CreateNew", $"SetSparse {destination} True", $"SetEndOfFile {destination} 10000", $"DuplicateExtents {destination} 0 0 12288", $"SetSparse {destination} False", $"SetBasicInformation {destination} {File.GetLastWriteTimeUtc(source).ToFileTimeUtc()} {SettableAttributesOf(source):x}", $"CloseHandle {destination}" },
+            _kernel.Calls.Where(c => c.Contains(destination, StringComparison.Ordinal) && !c.StartsWith("Get", StringComparison.Ordinal)));
         Assert.False(_kernel.IsSparse(destination));
     }
 
@@ -71,9 +71,25 @@ public abstract class BlockCloneTransferCases : IDisposable
     }
 
     [Fact]
-    public void The_source_integrity_setting_is_given_to_the_empty_destination_so_the_clone_is_not_refused()
+    public void No_integrity_call_is_made_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
     {
-        var checksums = new IntegrityInformation(ChecksumAlgorithm: 2, Flags: 0); // CRC64, which the volume does not give new files
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Empty(_kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+    }
+
+    [Fact]
+    public void A_source_with_integrity_streams_into_a_folder_without_is_cloned_with_its_setting_and_never_made_sparse()
+    {
+        // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will have
+        // integrity set if either the source file or destination directory have integrity set." Block Cloning: source
+        // and destination "must have the same Integrity Streams setting". The setting is given while the file is empty,
+        // and an integrity stream cannot be sparse (ASSUMED A7).
+        var checksums = new IntegrityInformation(ChecksumAlgorithm: Win32.ChecksumTypeCrc64, Flags: 0);
         string source = TestFiles.Write(Path("integrity.dll"), 20_000);
         _kernel.SetIntegrity(source, checksums);
         string destination = Path("copy.dll");
@@ -82,8 +98,43 @@ public abstract class BlockCloneTransferCases : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.Equal(checksums, _kernel.IntegrityOf(destination));
+        Assert.Empty(_kernel.CallsTo("SetSparse"));
         int setIntegrity = _kernel.Calls.IndexOf($"SetIntegrityInformation {destination} 2");
         Assert.True(setIntegrity >= 0 && setIntegrity < _kernel.Calls.IndexOf($"SetEndOfFile {destination} 20000"), string.Join("\n", _kernel.Calls));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void A_folder_with_integrity_streams_and_a_source_without_is_left_to_CopyFile_whose_copy_gets_them()
+    {
+        // CopyFile's copy has integrity streams there (the folder's setting); a clone of a file without them cannot.
+        Directory.CreateDirectory(Path("out"));
+        _kernel.SetFolderIntegrity(Path("out"), new IntegrityInformation(Win32.ChecksumTypeCrc64, 0));
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+
+        TransferResult result = NewTransfer().Transfer(source, System.IO.Path.Combine(Path("out"), "a.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.IntegrityStreamsDiffer), (result.Method, result.Reason));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
+        Assert.DoesNotContain(_kernel.Calls, c => c.StartsWith("CreateFile", StringComparison.Ordinal) && c.Contains("CreateNew", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void A_source_with_integrity_streams_into_a_folder_with_them_is_cloned_with_no_integrity_call()
+    {
+        var checksums = new IntegrityInformation(Win32.ChecksumTypeCrc64, 0);
+        Directory.CreateDirectory(Path("out"));
+        _kernel.SetFolderIntegrity(Path("out"), checksums);
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        _kernel.SetIntegrity(source, checksums);
+        string destination = System.IO.Path.Combine(Path("out"), "a.dll");
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(checksums, _kernel.IntegrityOf(destination));
+        Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+        Assert.Empty(_kernel.CallsTo("SetSparse"));
     }
 
     [Fact]
@@ -145,6 +196,83 @@ public abstract class BlockCloneTransferCases : IDisposable
         Assert.ThrowsAny<OperationCanceledException>(() => NewTransfer(chunkSize: 64 * 1024).Transfer(source, destination, cancellation.Token));
 
         Assert.False(File.Exists(destination), "a full-length, half-cloned file newer than its source was left behind");
+    }
+
+    [Fact]
+    public void No_call_reaches_a_destination_handle_after_its_delete_mark()
+    {
+        // WDK FILE_DISPOSITION_INFORMATION: once a handle has marked its file for deletion, "the only legal operation
+        // by such a caller is to close the open file handle". A clone that succeeds, one refused half-way and one
+        // cancelled half-way must all keep to that.
+        string source = TestFiles.Write(Path("a.dll"), 200_000);
+        using var cancellation = new CancellationTokenSource();
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "DuplicateExtents" && subject == Path("cancelled.dll"))
+            {
+                cancellation.Cancel();
+            }
+
+            return call == "DuplicateExtents" && subject == Path("refused.dll") ? Win32.ErrorNotSupported : 0;
+        };
+        ClonerTransfer transfer = NewTransfer(chunkSize: 64 * 1024);
+
+        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, Path("cloned.dll"), CancellationToken.None).Method);
+        Assert.Equal(NotClonedReason.RefusedForThisFile, transfer.Transfer(source, Path("refused.dll"), CancellationToken.None).Reason);
+        Assert.ThrowsAny<OperationCanceledException>(() => transfer.Transfer(source, Path("cancelled.dll"), cancellation.Token));
+
+        Assert.Empty(_kernel.Violations);
+        Assert.False(File.Exists(Path("cancelled.dll")));
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    [Fact]
+    public void A_failed_clone_leaves_the_name_free_for_the_copy_while_a_scanner_holds_the_half_made_file()
+    {
+        // A file system filter (an antivirus scanner in kernel mode, which share modes do not stop) opens the new
+        // destination while it is being cloned; the clone is then refused. The half-made file must not keep the
+        // name "delete pending" for as long as the scanner holds it: File.Copy, which MSBuild's Copy would have
+        // called on a free name, comes next.
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        string destination = Path("b.dll");
+        Microsoft.Win32.SafeHandles.SafeFileHandle? scanner = null;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "DuplicateExtents" && subject == destination)
+            {
+                scanner = _kernel.OpenForeign(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, ignoreShareAccess: true);
+                return Win32.ErrorNotSupported;
+            }
+
+            return 0;
+        };
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
+        Assert.NotNull(scanner);
+        Assert.False(_kernel.IsDeletePending(destination), "the half-made file still holds the name: the copy that follows would meet access denied");
+        Assert.Equal(0, _kernel.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle reader));
+        _kernel.CloseHandle(reader);
+        _kernel.CloseHandle(scanner!);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    [Fact]
+    public void Without_POSIX_delete_on_the_volume_the_half_made_file_is_marked_with_the_plain_disposition_as_its_last_call()
+    {
+        _volume.PosixUnlinkRename = false; // FILE_SUPPORTS_POSIX_UNLINK_RENAME not reported
+        string source = TestFiles.Write(Path("a.dll"), 20_000);
+        string destination = Path("b.dll");
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject == destination ? Win32.ErrorNotSupported : 0;
+
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.RefusedForThisFile, result.Reason);
+        AssertRemovedWhenClosed(destination);
+        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        Assert.Empty(_kernel.CallsTo("SetDispositionEx"));
+        Assert.Empty(_kernel.Violations);
     }
 
     [Theory]
@@ -211,6 +339,75 @@ public abstract class BlockCloneTransferCases : IDisposable
     }
 
     [Fact]
+    public void A_seed_rewritten_between_its_check_and_the_clone_is_not_cloned_from()
+    {
+        // Another node copies onto the seed's path (a deterministic build: other bytes, same length and time) just
+        // after the seed was checked and before the clone reads it. The check and the clone must be one handle that
+        // denies writers, or the clone carries bytes nobody checked, stamped with the source's time.
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        string seed = Path("bin1.dll");
+        int duplicates = 0;
+        bool armed = false, rewritten = false;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (armed && call == "CreateFile" && subject == seed && !rewritten)
+            {
+                rewritten = true;
+                DateTime stamp = File.GetLastWriteTimeUtc(seed);
+                File.WriteAllBytes(seed, TestFiles.Content(8192, seed: 7));
+                File.SetLastWriteTimeUtc(seed, stamp);
+            }
+
+            return call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        };
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, seed, CancellationToken.None).Reason);
+
+        armed = true; // the seed is opened for this clone: rewritten at that moment, before the clone reads it
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.True(rewritten);
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void A_source_rewritten_with_the_same_size_and_time_is_not_replaced_by_its_old_seed()
+    {
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path("bin1.dll"), CancellationToken.None).Reason);
+
+        // The source itself is rewritten in place: other bytes, same length, same time. Only its change time moves.
+        DateTime stamp = File.GetLastWriteTimeUtc(source);
+        File.WriteAllBytes(source, TestFiles.Content(8192, seed: 8));
+        File.SetLastWriteTimeUtc(source, stamp);
+        TransferResult next = transfer.Transfer(source, Path("bin2.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("bin2.dll")));
+    }
+
+    [Fact]
+    public void At_the_reference_limit_the_fresh_copy_becomes_the_seed_and_takes_the_references_of_later_clones()
+    {
+        // The limit as ReFS counts it: every file mapping a block is one reference (here at most 3).
+        _kernel.ReferenceLimit = 3;
+        string source = TestFiles.Write(Path("pkg.dll"), 8192, seed: 1);
+        ClonerTransfer transfer = NewTransfer();
+
+        var results = Enumerable.Range(0, 5).Select(i => transfer.Transfer(source, Path($"bin{i}.dll"), CancellationToken.None)).ToList();
+
+        Assert.Equal(new[] { TransferMethod.Cloned, TransferMethod.Cloned, TransferMethod.Copied, TransferMethod.Cloned, TransferMethod.Cloned }, results.Select(r => r.Method));
+        Assert.Equal(NotClonedReason.LinkLimit, results[2].Reason);
+        Assert.Equal(3, _kernel.ReferencesOf(source));
+        Assert.Equal(3, _kernel.ReferencesOf(Path("bin2.dll"))); // the seed and its two clones
+        Assert.All(Enumerable.Range(0, 5), i => Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path($"bin{i}.dll"))));
+    }
+
+    [Fact]
     public void Files_larger_than_4_GiB_are_cloned_in_cluster_aligned_chunks_each_under_4_GiB()
     {
         const long Length = (5L << 30) + 1;
@@ -221,6 +418,7 @@ public abstract class BlockCloneTransferCases : IDisposable
         }
 
         _kernel.CopyData = false;
+        _kernel.OsBuild = 20348; // no CopyFile question (its probe would copy the 5 GiB)
 
         try
         {
@@ -343,13 +541,68 @@ public abstract class BlockCloneTransferCases : IDisposable
             _kernel.AddNamedStream(source, stream);
         }
 
-        _kernel.SetExtendedAttributesSize(source, extendedAttributes);
+        if (extendedAttributes != 0)
+        {
+            _kernel.AddExtendedAttribute(source, "USER.METADATA", (int)extendedAttributes);
+        }
 
         TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
         Assert.Equal((TransferMethod.Copied, NotClonedReason.CarriesMoreThanData), (result.Method, result.Reason));
         Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+    }
+
+    [Fact]
+    public void On_a_store_without_named_streams_files_are_cloned_without_asking_for_streams()
+    {
+        // GetVolumeInformationW without FILE_NAMED_STREAMS: no file there has a named stream to lose, and the stream
+        // query would answer STATUS_INVALID_INFO_CLASS (MS-FSA, FileStreamInformation).
+        _volume.NamedStreams = false;
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Empty(_kernel.CallsTo("GetStreamNames"));
+    }
+
+    [Fact]
+    public void A_stream_query_answered_with_STATUS_INVALID_INFO_CLASS_means_no_named_streams()
+    {
+        // A store that reports FILE_NAMED_STREAMS but does not enumerate them (ERROR_INVALID_PARAMETER).
+        _kernel.Fault = (call, _) => call == "GetStreamNames" ? Win32.ErrorInvalidParameter : 0;
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
+    [Fact]
+    public void Kernel_extended_attributes_do_not_keep_a_file_from_being_cloned()
+    {
+        // $KERNEL.* extended attributes (the code-integrity cache) can only be set from kernel mode ("An attempt to set
+        // a Kernel EA from user mode is silently ignored", Kernel Extended Attributes): CopyFile cannot carry them
+        // either, yet they count in EaSize.
+        string source = TestFiles.Write(Path("signed.dll"), 5000);
+        _kernel.AddExtendedAttribute(source, "$KERNEL.PURGE.ESBCACHE", 64);
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+    }
+
+    [Fact]
+    public void An_extended_attribute_query_that_fails_is_a_refusal_for_this_file_not_a_claim_that_it_has_attributes()
+    {
+        string source = TestFiles.Write(Path("a.dll"), 5000);
+        _kernel.AddExtendedAttribute(source, "USER.METADATA", 16);
+        _kernel.Fault = (call, _) => call == "GetExtendedAttributeNames" ? Win32.ErrorAccessDenied : 0;
+
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
     }
 
     [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
@@ -388,19 +641,22 @@ public abstract class BlockCloneTransferCases : IDisposable
     }
 
     [Fact]
-    public void A_source_another_process_has_open_for_writing_is_cloned_as_CopyFile_would_read_it()
+    public void A_source_another_process_has_open_for_writing_is_left_to_CopyFile_and_the_reason_names_the_sharing_violation()
     {
-        // A writer that lets others read (FILE_SHARE_READ), as a log or a build server writing its output does.
-        // CopyFile opens its source sharing read, write and delete, so it copies this file; the clone must too.
+        // A writer that lets others read and write (FILE_SHARE_READ | FILE_SHARE_WRITE), as a log or a build server
+        // writing its output does. The clone opens its source denying writers (read and delete only, as the
+        // CopyOnWrite library does), so the bytes it clones cannot change under it: here that open is a sharing
+        // violation, and CopyFile, whose own share mode for its source is not documented, gets the file.
         string source = TestFiles.Write(Path("busy.dll"), 5000);
-        Assert.Equal(0, _kernel.CreateFile(source, Win32.GenericWrite, Win32.FileShareRead, Win32.OpenExisting, Win32.FileAttributeNormal, out Microsoft.Win32.SafeHandles.SafeFileHandle writer));
+        Microsoft.Win32.SafeHandles.SafeFileHandle writer = _kernel.OpenForeign(source, Win32.GenericWrite, Win32.FileShareRead | Win32.FileShareWrite);
 
-        using (writer)
-        {
-            TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
-            Assert.Equal(TransferMethod.Cloned, result.Method);
-        }
+        _kernel.CloseHandle(writer);
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.SourceSharingViolation), (result.Method, result.Reason));
+        Assert.Contains("sharing violation", OutcomeText.Reason(result.Reason), StringComparison.Ordinal);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
     }
 
     [Fact]
@@ -411,7 +667,7 @@ public abstract class BlockCloneTransferCases : IDisposable
         _kernel.Fault = (call, subject) => call == "CreateFile" && subject == locked ? Win32.ErrorSharingViolation : 0;
         ClonerTransfer transfer = NewTransfer();
 
-        Assert.Equal(NotClonedReason.RefusedForThisFile, transfer.Transfer(locked, Path("d1.dll"), CancellationToken.None).Reason);
+        Assert.Equal(NotClonedReason.SourceSharingViolation, transfer.Transfer(locked, Path("d1.dll"), CancellationToken.None).Reason);
         Assert.Equal(TransferMethod.Cloned, transfer.Transfer(free, Path("d2.dll"), CancellationToken.None).Method);
     }
 
@@ -438,34 +694,34 @@ public abstract class BlockCloneTransferCases : IDisposable
         }
     }
 
-    [Theory]
-    [InlineData(false, TransferMethod.Cloned, NotClonedReason.None)]
-    [InlineData(true, TransferMethod.Copied, NotClonedReason.CopyFileClonesHere)]
-    public void Where_CopyFile_is_seen_to_clone_it_is_left_to_do_so_and_elsewhere_CloneCopy_clones(bool copyFileClones, object expectedMethod, object expectedReason)
+    [Fact]
+    public void The_times_and_attributes_are_set_on_the_open_destination_as_its_last_call()
     {
-        // Whatever the Windows version: a probe copy's clusters say whether CopyFile cloned on this volume.
-        var (method, reason) = ((TransferMethod)expectedMethod, (NotClonedReason)expectedReason);
-        _volume.CopyFileClones = copyFileClones;
+        // WDK FILE_BASIC_INFORMATION: a time of 0 is left as it is; MS-FSA 2.1.5.15.2: the attributes that may be set.
+        // CopyFile keeps the last write time and the attributes (ASSUMED A6); set on the handle, nothing is opened
+        // again by path after the clone.
         string source = TestFiles.Write(Path("a.dll"), 5000);
+        string destination = Path("b.dll");
 
-        TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
+        TransferResult result = NewTransfer().Transfer(source, destination, CancellationToken.None);
 
-        Assert.Equal((method, reason), (result.Method, result.Reason));
-        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("b.dll")));
-        Assert.Equal(reason == NotClonedReason.None, _kernel.CallsTo("DuplicateExtents").Any());
-        Assert.Single(_kernel.CallsTo("CopyFile")); // the probe's copy, once for the volume
-        Assert.Equal(new[] { "a.dll", "b.dll" }, Directory.GetFiles(_directory).Select(System.IO.Path.GetFileName).Order()); // no probe file left
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        var onDestination = _kernel.Calls.Where(c => c.Contains($" {destination}", StringComparison.Ordinal)).ToList();
+        Assert.StartsWith($"SetBasicInformation {destination} {File.GetLastWriteTimeUtc(source).ToFileTimeUtc()} ", onDestination[^2], StringComparison.Ordinal);
+        Assert.Equal($"CloseHandle {destination}", onDestination[^1]);
+        Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
     }
 
     [Fact]
     public void Where_CopyFile_clones_by_itself_a_clone_asked_for_in_place_of_a_link_is_still_made()
     {
         // CloneCopyClonesInsteadOfLinks: MSBuild would make a hard link into the package cache; CloneCopy makes a
-        // clone instead, which only a clone verdict allows. "CopyFile clones here" is such a verdict.
-        string source = TestFiles.Write(Path("pkg.dll"), 5000);
+        // clone instead, which only a clone allows. A file left to CopyFile because it clones there is not one.
+        string source = TestFiles.Write(Path("pkg.dll"), 70_000);
         _volume.CopyFileClones = true;
         ClonerTransfer transfer = NewTransfer();
-        Assert.Equal(NotClonedReason.CopyFileClonesHere, transfer.Transfer(TestFiles.Write(Path("other.dll"), 5000, seed: 3), Path("other.copy"), CancellationToken.None).Reason);
+        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(TestFiles.Write(Path("first.dll"), 70_000, seed: 2), Path("first.copy"), CancellationToken.None).Method); // CopyFile's clone: it clones here
+        Assert.Equal(NotClonedReason.CopyFileClonesHere, transfer.Transfer(TestFiles.Write(Path("other.dll"), 70_000, seed: 3), Path("other.copy"), CancellationToken.None).Reason);
 
         bool cloned = transfer.TryCloneOnly(source, Path("linked.dll"), CancellationToken.None, out TransferResult result);
 
@@ -490,13 +746,15 @@ public abstract class BlockCloneTransferCases : IDisposable
     [Fact]
     public void Through_the_task_the_summary_says_CopyFile_clones_rather_than_claiming_a_clone()
     {
+        // The first large file finds out that CopyFile clones (and is CopyFile's clone); the next is left to CopyFile.
         _volume.CopyFileClones = true;
-        string source = TestFiles.Write(Path("a.dll"), 5000);
+        string first = TestFiles.Write(Path("a.dll"), 70_000, seed: 1);
+        string second = TestFiles.Write(Path("b.dll"), 70_000, seed: 2);
         var engine = new TestBuildEngine();
         var task = new CloneCopy.Copy
         {
             BuildEngine = engine,
-            SourceFiles = [new TaskItem(source)],
+            SourceFiles = [new TaskItem(first), new TaskItem(second)],
             DestinationFolder = new TaskItem(Path("out")),
             Transfer = NewTransfer(),
             Diagnostics = _diagnostics,
@@ -506,19 +764,32 @@ public abstract class BlockCloneTransferCases : IDisposable
 
         string summary = Task.TaskRunner.Summary(engine);
         Assert.Contains("Windows' CopyFile clones here itself: 1", summary);
-        Assert.DoesNotContain("cloned 1", summary);
+        Assert.StartsWith("CloneCopy: 1 file cloned", summary, StringComparison.Ordinal);
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
     }
 
     private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>
         new(() => new WindowsBlockCloner(_kernel, chunkSize), _diagnostics);
 
-    /// <summary>The half-made clone was marked delete-on-close and the mark never cleared: closing its handle removed it.</summary>
+    /// <summary>
+    /// The half-made clone was marked for deletion by its last call before its handle closed (POSIX delete where the
+    /// volume has it, else the plain disposition), and never unmarked: closing the handle removed it.
+    /// </summary>
     private void AssertRemovedWhenClosed(string destination)
     {
-        Assert.Contains($"SetDeleteOnClose {destination} True", _kernel.Calls);
+        var onDestination = _kernel.Calls.Where(c => c.Contains($" {destination}", StringComparison.Ordinal) && !c.StartsWith("CreateFile", StringComparison.Ordinal) && !c.StartsWith("CopyFile", StringComparison.Ordinal)).ToList();
+        int close = onDestination.IndexOf($"CloseHandle {destination}");
+        Assert.True(close > 0, string.Join("\n", onDestination));
+        Assert.Matches(@"^(SetDispositionEx \S+ 13|SetDeleteOnClose \S+ True)$", onDestination[close - 1]);
         Assert.DoesNotContain($"SetDeleteOnClose {destination} False", _kernel.Calls);
-        Assert.Contains($"CloseHandle {destination}", _kernel.Calls);
+        Assert.Empty(_kernel.Violations);
+    }
+
+    /// <summary>What the clone gives the destination: the source's settable attributes, FILE_ATTRIBUTE_NORMAL for none (Linux has none; Wine sets the archive bit).</summary>
+    private static uint SettableAttributesOf(string file)
+    {
+        uint settable = (uint)File.GetAttributes(file) & Win32.ValidSetAttributes;
+        return settable == 0 ? Win32.FileAttributeNormal : settable;
     }
 
     private string Path(string name) => System.IO.Path.Combine(_directory, name);

@@ -46,6 +46,40 @@ internal static class RealFileIds
             : null;
     }
 
+    /// <summary>
+    /// When the file last changed in any way (data, size, attributes, a rename): Linux's ctime (statx), Windows'
+    /// ChangeTime (FileAllInformation); its last write time where neither can be read.
+    /// </summary>
+    public static unsafe DateTime ChangeTime(string path)
+    {
+        if (OperatingSystem.IsWindows())
+        {
+            if (WindowsSystemCalls.Instance.CreateFile(path, Win32.FileReadAttributes, 7, Win32.OpenExisting, Win32.FileFlagBackupSemantics, out SafeFileHandle handle) == 0)
+            {
+                using (handle)
+                {
+                    if (WindowsSystemCalls.Instance.QueryAllInformation(handle, out Win32FileAllInformation all) == 0 && all.Times.ChangeTime > 0)
+                    {
+                        return DateTime.FromFileTimeUtc(all.Times.ChangeTime);
+                    }
+                }
+            }
+
+            return File.GetLastWriteTimeUtc(path);
+        }
+
+        if (CloneCopy.Platform.Linux.LibC.Statx(CloneCopy.Platform.Linux.LibC.AT_FDCWD, path, 0, CloneCopy.Platform.Linux.LibC.STATX_BASIC_STATS, out var stat) != 0)
+        {
+            return File.GetLastWriteTimeUtc(path);
+        }
+
+        // struct statx: stx_ctime, a statx_timestamp (seconds, then nanoseconds), at byte 96.
+        byte* raw = (byte*)&stat;
+        long seconds = *(long*)(raw + 96);
+        uint nanoseconds = *(uint*)(raw + 104);
+        return DateTime.UnixEpoch.AddTicks((seconds * TimeSpan.TicksPerSecond) + (nanoseconds / 100));
+    }
+
     /// <summary>The path with every symbolic link in it resolved, as GetFinalPathNameByHandle would give it.</summary>
     public static string FinalPath(string path)
     {

@@ -113,6 +113,34 @@ public abstract class WindowsVolumesCases
     }
 
     [Fact]
+    public void On_a_machine_whose_fixed_drives_cannot_clone_no_folder_is_opened()
+    {
+        // Junctions are followed (the folder opened for its final path) only where a junction could lead to a volume
+        // that clones: on an NTFS-only machine or CI agent, every folder is keyed as written, without an open.
+        _kernel.AddVolume(@"C:\", NtfsGuid, "NTFS", blockRefcounting: false);
+        _kernel.AddVolume(@"D:\", @"\\?\Volume{77777777-0000-0000-0000-000000000007}\", "NTFS", blockRefcounting: false);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
+
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"C:\repo\obj\a.dll", @"C:\repo\bin\a.dll"));
+
+        Assert.Empty(_kernel.CallsTo("CreateFile"));
+    }
+
+    [Fact]
+    public void Where_a_fixed_drive_can_clone_folders_are_opened_to_follow_junctions_and_the_drives_are_asked_once()
+    {
+        _kernel.AddVolume(@"C:\", NtfsGuid, "NTFS", blockRefcounting: false);
+        _kernel.AddVolume(@"D:\", RefsGuid);
+        WindowsBlockCloner cloner = new WindowsBlockCloner(_kernel);
+
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"C:\repo\obj\a.dll", @"C:\repo\bin\a.dll"));
+        Assert.Equal(NotClonedReason.FilesystemCannotClone, cloner.ProbeVolumes(@"C:\repo\obj\b.dll", @"C:\other\b.dll"));
+
+        Assert.Equal(3, _kernel.CallsTo("CreateFile").Count()); // C:\repo\obj\, C:\repo\bin\, C:\other\
+        Assert.Single(_kernel.CallsTo("GetLogicalDrives"));
+    }
+
+    [Fact]
     public void Volumes_are_resolved_once_per_directory_and_queried_once_per_volume()
     {
         _kernel.AddVolume(@"C:\", RefsGuid);
@@ -124,6 +152,6 @@ public abstract class WindowsVolumesCases
         }
 
         Assert.Equal(2, _kernel.CallsTo("GetVolumePathName").Count());
-        Assert.Single(_kernel.CallsTo("GetVolumeInformation"));
+        Assert.Single(_kernel.CallsTo("GetVolumeInformation"), c => c.Contains(RefsGuid, System.StringComparison.Ordinal));
     }
 }

@@ -8,7 +8,8 @@ namespace CloneCopy.Platform.Windows;
 /// its declarations private to it); tests run the same logic over a simulator written from Microsoft's
 /// documents (tests/Shared/Windows/SimulatedWindowsSystemCalls.cs). Adding a call touches those three.
 /// Each method returns 0 on success or the Win32 error code (GetLastError; an NTSTATUS turned into one):
-/// turning codes into attempts, retries and verdicts is the callers' job.
+/// turning codes into attempts, retries and verdicts is the callers' job. Paths are passed as given:
+/// <see cref="LongPathCalls"/>, wrapped around every implementation, adds the \\?\ prefix where .NET would.
 /// </summary>
 internal interface IWindowsSystemCalls
 {
@@ -27,6 +28,15 @@ internal interface IWindowsSystemCalls
     /// <summary>GetDiskFreeSpaceW, for the cluster size (sectors per cluster × bytes per sector).</summary>
     int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector);
 
+    /// <summary>GetLogicalDrives: bit 0 for A:, bit 1 for B: and so on.</summary>
+    int GetLogicalDrives(out uint drives);
+
+    /// <summary>GetDriveTypeW of a root ("C:\"): DRIVE_FIXED (3), DRIVE_REMOTE (4) and so on. Never fails (DRIVE_UNKNOWN, 0).</summary>
+    uint GetDriveType(string rootPath);
+
+    /// <summary>GetFileAttributesW.</summary>
+    int GetFileAttributes(string path, out uint attributes);
+
     /// <summary>CreateFileW. On failure <paramref name="handle"/> is invalid (and disposed).</summary>
     int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle);
 
@@ -37,13 +47,20 @@ internal interface IWindowsSystemCalls
     int GetFileId(SafeFileHandle file, out Win32FileId id);
 
     /// <summary>
+    /// NtQueryInformationFile(FileAllInformation): attributes, the four times, end of file, allocation size,
+    /// links, file index and the size of the extended attributes, in one call (the name that follows them is not
+    /// read: STATUS_BUFFER_OVERFLOW for a long name still fills the fixed part and counts as success).
+    /// </summary>
+    int QueryAllInformation(SafeFileHandle file, out Win32FileAllInformation information);
+
+    /// <summary>
     /// GetFileInformationByHandleEx(FileStreamInfo): the names of the file's data streams ("::$DATA" for the
     /// unnamed one, ":Zone.Identifier:$DATA" for a named one). ERROR_HANDLE_EOF means no streams at all.
     /// </summary>
     int GetStreamNames(SafeFileHandle file, out string[] names);
 
-    /// <summary>NtQueryInformationFile(FileEaInformation): the size of the file's extended attributes, 0 for none.</summary>
-    int GetExtendedAttributesSize(SafeFileHandle file, out uint size);
+    /// <summary>NtQueryEaFile from the first entry: the names of the file's extended attributes.</summary>
+    int GetExtendedAttributeNames(SafeFileHandle file, out string[] names);
 
     /// <summary>GetFinalPathNameByHandleW (normalized, DOS volume name), e.g. \\?\C:\dir\file.</summary>
     int GetFinalPathName(SafeFileHandle file, out string path);
@@ -64,10 +81,19 @@ internal interface IWindowsSystemCalls
     int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);
 
     /// <summary>
+    /// SetFileInformationByHandle(FileBasicInfo): the four times (0 leaves a time as it is) and the attributes
+    /// (0 leaves them as they are; FILE_ATTRIBUTE_NORMAL clears them).
+    /// </summary>
+    int SetBasicInformation(SafeFileHandle file, Win32FileTimes times, uint attributes);
+
+    /// <summary>
     /// SetFileInformationByHandle(FileDispositionInfo): with <paramref name="delete"/> true the file is deleted
     /// when its last handle closes, whoever holds that handle; false cancels it. Needs DELETE access.
     /// </summary>
     int SetDeleteOnClose(SafeFileHandle file, bool delete);
+
+    /// <summary>SetFileInformationByHandle(FileDispositionInfoEx) with FILE_DISPOSITION_FLAG_* <paramref name="flags"/>. Needs DELETE access.</summary>
+    int SetDispositionEx(SafeFileHandle file, uint flags);
 
     /// <summary>CloseHandle: where a delete-on-close disposition takes effect (once no other handle is open).</summary>
     void CloseHandle(SafeFileHandle file);
@@ -76,10 +102,11 @@ internal interface IWindowsSystemCalls
     int CopyFile(string source, string destination);
 
     /// <summary>
-    /// FSCTL_GET_RETRIEVAL_POINTERS from VCN 0: the logical cluster number where the file's first extent lies
-    /// (-1 for an extent not allocated yet). Two files whose first extents share an LCN share those clusters.
+    /// FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT from VCN 0, with room for <paramref name="maximum"/> extents:
+    /// ERROR_MORE_DATA (with the extents that fit) when the file has more, ERROR_HANDLE_EOF when it has no
+    /// clusters at all. An extent's LCN is -1 where nothing is allocated.
     /// </summary>
-    int GetFirstCluster(SafeFileHandle file, out long logicalCluster);
+    int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents);
 
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);
@@ -89,6 +116,9 @@ internal interface IWindowsSystemCalls
 
     /// <summary>CreateHardLinkW.</summary>
     int CreateHardLink(string linkPath, string existingPath);
+
+    /// <summary>RtlGetVersion's build number (19045, 22631, 26100...).</summary>
+    int GetOsBuild(out int build);
 }
 
 /// <summary>What GetFileInformationByHandle says about an open file, in managed form.</summary>
@@ -96,6 +126,22 @@ internal readonly record struct Win32FileInformation(uint Attributes, uint Volum
 
 /// <summary>FILE_ID_INFO: the volume serial number and the 128-bit file id.</summary>
 internal readonly record struct Win32FileId(ulong VolumeSerialNumber, ulong IdLow, ulong IdHigh);
+
+/// <summary>The four FILETIMEs of FILE_BASIC_INFO (100 ns since 1601, UTC); 0 in a set means "leave it".</summary>
+internal readonly record struct Win32FileTimes(long CreationTime, long LastAccessTime, long LastWriteTime, long ChangeTime);
+
+/// <summary>The parts of FILE_ALL_INFORMATION CloneCopy reads.</summary>
+internal readonly record struct Win32FileAllInformation(
+    uint Attributes,
+    Win32FileTimes Times,
+    long AllocationSize,
+    long EndOfFile,
+    uint NumberOfLinks,
+    long IndexNumber,
+    uint ExtendedAttributesSize);
+
+/// <summary>One extent of RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER: where it ends (VCN), where it lies (LCN, -1 unallocated), its reference count.</summary>
+internal readonly record struct Win32Extent(long NextVcn, long Lcn, ulong ReferenceCount);
 
 /// <summary>The part of the integrity-stream setting a clone's destination must share with its source.</summary>
 internal readonly record struct IntegrityInformation(ushort ChecksumAlgorithm, uint Flags);

@@ -22,21 +22,62 @@ internal static class Win32
     public const uint OpenExisting = 3;
 
     // Flags and attributes.
+    public const uint FileAttributeReadOnly = 0x00000001;
+    public const uint FileAttributeHidden = 0x00000002;
+    public const uint FileAttributeSystem = 0x00000004;
+    public const uint FileAttributeDirectory = 0x00000010;
+    public const uint FileAttributeArchive = 0x00000020;
     public const uint FileAttributeNormal = 0x00000080;
+    public const uint FileAttributeTemporary = 0x00000100;
     public const uint FileAttributeSparseFile = 0x00000200;
+    public const uint FileAttributeOffline = 0x00001000;
+    public const uint FileAttributeNotContentIndexed = 0x00002000;
+    public const uint FileAttributeIntegrityStream = 0x00008000;
+
+    /// <summary>
+    /// The attributes a FileBasicInformation set may change (MS-FSA 2.1.5.15.2, "ValidSetAttributes"); the others
+    /// (directory, sparse, reparse point, compressed, encrypted, integrity stream) belong to the file system.
+    /// </summary>
+    public const uint ValidSetAttributes = FileAttributeReadOnly | FileAttributeHidden | FileAttributeSystem | FileAttributeArchive
+        | FileAttributeTemporary | FileAttributeOffline | FileAttributeNotContentIndexed;
+
+    /// <summary>GetFileAttributesW's answer for a failure.</summary>
+    public const uint InvalidFileAttributes = 0xFFFFFFFF;
 
     /// <summary>Needed to open a directory; harmless for a file.</summary>
     public const uint FileFlagBackupSemantics = 0x02000000;
 
-    /// <summary>GetVolumeInformation: the volume can share blocks between files (ReFS, Dev Drive).</summary>
+    // GetVolumeInformationW's file system flags (FILE_FS_ATTRIBUTE_INFORMATION, MS-FSCC 2.5.1).
+    /// <summary>POSIX-style delete and rename (FileDispositionInfoEx with FILE_DISPOSITION_FLAG_POSIX_SEMANTICS).</summary>
+    public const uint FileSupportsPosixUnlinkRename = 0x00000400;
+    public const uint FileNamedStreams = 0x00040000;
+    public const uint FileSupportsExtendedAttributes = 0x00800000;
+    public const uint FileSupportsIntegrityStreams = 0x04000000;
+
+    /// <summary>The volume can share blocks between files (ReFS, Dev Drive).</summary>
     public const uint FileSupportsBlockRefcounting = 0x08000000;
+
+    // FILE_DISPOSITION_INFO_EX flags (FileDispositionInfoEx).
+    public const uint FileDispositionFlagDelete = 0x1;
+    public const uint FileDispositionFlagPosixSemantics = 0x2;
+    public const uint FileDispositionFlagIgnoreReadOnlyAttribute = 0x10;
+
+    // Integrity streams (FSCTL_GET/SET_INTEGRITY_INFORMATION; MS-FSA 2.1.5.10.33).
+    public const ushort ChecksumTypeNone = 0;
+    public const ushort ChecksumTypeCrc32 = 1;
+    public const ushort ChecksumTypeCrc64 = 2;
+    public const ushort ChecksumTypeUnchanged = 0xFFFF;
+    public const uint IntegrityFlagChecksumEnforcementOff = 0x1;
+
+    /// <summary>GetDriveTypeW: a fixed disk.</summary>
+    public const uint DriveFixed = 3;
 
     // Device I/O control codes.
     public const uint FsctlSetSparse = 0x000900C4;
     public const uint FsctlGetIntegrityInformation = 0x0009027C;
     public const uint FsctlSetIntegrityInformation = 0x0009C280;
     public const uint FsctlDuplicateExtentsToFile = 0x00098344;
-    public const uint FsctlGetRetrievalPointers = 0x00090073;
+    public const uint FsctlGetRetrievalPointersAndRefcount = 0x000903D3;
 
     /// <summary>SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE: accepted from Windows 10 build 14972 on.</summary>
     public const uint SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
@@ -60,6 +101,7 @@ internal static class Win32
     public const int ErrorMoreData = 234;
     public const int ErrorInvalidName = 123;
     public const int ErrorAlreadyExists = 183;
+    public const int ErrorFilenameExcedRange = 206;
     public const int ErrorBlockTooManyReferences = 347;
     public const int ErrorDiskQuotaExceeded = 1295;
 

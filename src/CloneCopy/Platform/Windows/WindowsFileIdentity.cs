@@ -59,7 +59,7 @@ internal sealed class WindowsFileIdentity
             return false;
         }
 
-        using (handle)
+        try
         {
             if (_kernel.GetFileInformation(handle, out Win32FileInformation information) != 0)
             {
@@ -70,6 +70,10 @@ internal sealed class WindowsFileIdentity
                 ? new Identity(id.VolumeSerialNumber, id.IdLow, id.IdHigh, true, information.NumberOfLinks)
                 : new Identity(information.VolumeSerialNumber, information.FileIndex, 0, false, information.NumberOfLinks);
             return true;
+        }
+        finally
+        {
+            _kernel.CloseHandle(handle);
         }
     }
 

@@ -31,7 +31,7 @@ internal static class WindowsLinks
             return false;
         }
 
-        using (handle)
+        try
         {
             if (kernel.GetFinalPathName(handle, out string raw) != 0)
             {
@@ -40,6 +40,10 @@ internal static class WindowsLinks
 
             finalPath = WithoutLongPathPrefix(raw);
             return true;
+        }
+        finally
+        {
+            kernel.CloseHandle(handle);
         }
     }
 

@@ -18,11 +18,11 @@ internal sealed class WindowsPlatform : IPlatform
 
     public WindowsPlatform(IWindowsSystemCalls kernel, EngineDiagnostics diagnostics)
     {
-        _kernel = kernel;
-        _identity = new WindowsFileIdentity(kernel);
+        _kernel = LongPathCalls.Over(kernel);
+        _identity = new WindowsFileIdentity(_kernel);
 
         // The cloner is created lazily, inside the transfer: a failure becomes one message and plain copies.
-        Transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), diagnostics, FileItLeadsTo);
+        Transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel), diagnostics, FileItLeadsTo);
     }
 
     public bool FollowsWindowsRules => true;

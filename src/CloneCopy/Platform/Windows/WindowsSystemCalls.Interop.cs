@@ -15,11 +15,15 @@ internal sealed partial class WindowsSystemCalls
     {
         private const string Kernel32 = "kernel32.dll";
 
+        public const int FileBasicInfoClass = 0;
         public const int FileDispositionInfoClass = 4;
+        public const int FileDispositionInfoExClass = 21;
         public const int FileEndOfFileInfoClass = 6;
         public const int FileIdInfoClass = 18;
         public const int FileStreamInfoClass = 7;
-        public const int FileEaInformationClass = 7; // FILE_INFORMATION_CLASS (ntifs.h), for NtQueryInformationFile
+        public const int FileAllInformationClass = 18; // FILE_INFORMATION_CLASS
+        public const int StatusBufferOverflow = unchecked((int)0x80000005);
+        public const int StatusNoEasOnFile = unchecked((int)0xC0000052);
         public const uint FileNameNormalized = 0x0;
 
         [DllImport(Kernel32, EntryPoint = "GetVolumePathNameW", CharSet = CharSet.Unicode, SetLastError = true)]
@@ -50,12 +54,24 @@ internal sealed partial class WindowsSystemCalls
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "GetFileInformationByHandleEx")]
         public static extern bool GetFileStreamInformation(SafeFileHandle file, int fileInformationClass, byte[] buffer, uint bufferSize);
 
-        /// <summary>NtQueryInformationFile(FileEaInformation): FILE_EA_INFORMATION is one ULONG, EaSize.</summary>
+        /// <summary>NtQueryInformationFile into a buffer (FileAllInformation).</summary>
         [DllImport("ntdll.dll")]
-        public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, out uint eaSize, uint length, int fileInformationClass);
+        public static extern int NtQueryInformationFile(SafeFileHandle file, out IoStatusBlock ioStatus, byte[] buffer, uint length, int fileInformationClass);
+
+        [DllImport("ntdll.dll")]
+        public static extern int NtQueryEaFile(SafeFileHandle file, out IoStatusBlock ioStatus, byte[] buffer, uint length, [MarshalAs(UnmanagedType.U1)] bool returnSingleEntry, IntPtr eaList, uint eaListLength, IntPtr eaIndex, [MarshalAs(UnmanagedType.U1)] bool restartScan);
 
         [DllImport("ntdll.dll")]
         public static extern int RtlNtStatusToDosError(int status);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern uint GetLogicalDrives();
+
+        [DllImport(Kernel32, EntryPoint = "GetDriveTypeW", CharSet = CharSet.Unicode)]
+        public static extern uint GetDriveType(string rootPathName);
+
+        [DllImport(Kernel32, EntryPoint = "GetFileAttributesW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern uint GetFileAttributes(string fileName);
 
         [StructLayout(LayoutKind.Sequential)]
         public struct IoStatusBlock
@@ -69,6 +85,14 @@ internal sealed partial class WindowsSystemCalls
 
         [DllImport(Kernel32, SetLastError = true)]
         public static extern bool SetFileInformationByHandle(SafeFileHandle file, int fileInformationClass, ref long endOfFile, uint bufferSize);
+
+        /// <summary>The FILE_BASIC_INFO form.</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+        public static extern bool SetFileBasicInformation(SafeFileHandle file, int fileInformationClass, ref FileBasicInfo basic, uint bufferSize);
+
+        /// <summary>The FILE_DISPOSITION_INFO_EX form: one DWORD, Flags.</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+        public static extern bool SetFileDispositionEx(SafeFileHandle file, int fileInformationClass, ref uint flags, uint bufferSize);
 
         /// <summary>The FILE_DISPOSITION_INFO form: one BOOLEAN, DeleteFile.</summary>
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
@@ -89,7 +113,7 @@ internal sealed partial class WindowsSystemCalls
         [DllImport(Kernel32, EntryPoint = "CopyFileW", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool CopyFile(string existingFileName, string newFileName, bool failIfExists);
 
-        /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
+        /// <summary>FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER out (raw bytes).</summary>
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
         public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
 
@@ -121,6 +145,17 @@ internal sealed partial class WindowsSystemCalls
             public uint NumberOfLinks;
             public uint FileIndexHigh;
             public uint FileIndexLow;
+        }
+
+        /// <summary>FILE_BASIC_INFO (40 bytes: the DWORD of attributes is padded to eight).</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        public struct FileBasicInfo
+        {
+            public long CreationTime;
+            public long LastAccessTime;
+            public long LastWriteTime;
+            public long ChangeTime;
+            public uint FileAttributes;
         }
 
         /// <summary>FILE_ID_INFO.</summary>

@@ -77,6 +77,20 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
     public int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector) =>
         Native.GetDiskFreeSpace(rootPath, out sectorsPerCluster, out bytesPerSector, out _, out _) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
+    public int GetLogicalDrives(out uint drives)
+    {
+        drives = Native.GetLogicalDrives();
+        return drives != 0 ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public uint GetDriveType(string rootPath) => Native.GetDriveType(rootPath);
+
+    public int GetFileAttributes(string path, out uint attributes)
+    {
+        attributes = Native.GetFileAttributes(path);
+        return attributes != Win32.InvalidFileAttributes ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
     public int CreateFile(string path, uint desiredAccess, uint shareMode, uint creationDisposition, uint flagsAndAttributes, out SafeFileHandle handle)
     {
         handle = Native.CreateFile(path, desiredAccess, shareMode, IntPtr.Zero, creationDisposition, flagsAndAttributes, IntPtr.Zero);
@@ -116,6 +130,32 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         }
 
         id = new Win32FileId(raw.VolumeSerialNumber, raw.FileIdLow, raw.FileIdHigh);
+        return 0;
+    }
+
+    public int QueryAllInformation(SafeFileHandle file, out Win32FileAllInformation information)
+    {
+        // FILE_ALL_INFORMATION (x64): FILE_BASIC_INFORMATION at 0 (four times, attributes; 40 bytes),
+        // FILE_STANDARD_INFORMATION at 40 (AllocationSize, EndOfFile, NumberOfLinks, two BOOLEANs; 24),
+        // FILE_INTERNAL_INFORMATION at 64 (IndexNumber), FILE_EA_INFORMATION at 72 (EaSize), then access, position,
+        // mode and alignment, and FILE_NAME_INFORMATION at 96. The name is not wanted: a buffer too small for it
+        // gives STATUS_BUFFER_OVERFLOW with every fixed field filled.
+        var buffer = new byte[512];
+        int status = Native.NtQueryInformationFile(file, out _, buffer, (uint)buffer.Length, Native.FileAllInformationClass);
+        if (status != 0 && status != Native.StatusBufferOverflow)
+        {
+            information = default;
+            return Native.RtlNtStatusToDosError(status);
+        }
+
+        information = new Win32FileAllInformation(
+            BitConverter.ToUInt32(buffer, 32),
+            new Win32FileTimes(BitConverter.ToInt64(buffer, 0), BitConverter.ToInt64(buffer, 8), BitConverter.ToInt64(buffer, 16), BitConverter.ToInt64(buffer, 24)),
+            BitConverter.ToInt64(buffer, 40),
+            BitConverter.ToInt64(buffer, 48),
+            BitConverter.ToUInt32(buffer, 56),
+            BitConverter.ToInt64(buffer, 64),
+            BitConverter.ToUInt32(buffer, 72));
         return 0;
     }
 
@@ -160,10 +200,38 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         return Win32.ErrorInsufficientBuffer;
     }
 
-    public int GetExtendedAttributesSize(SafeFileHandle file, out uint size)
+    public int GetExtendedAttributeNames(SafeFileHandle file, out string[] names)
     {
-        int status = Native.NtQueryInformationFile(file, out _, out size, sizeof(uint), Native.FileEaInformationClass);
-        return status == 0 ? 0 : Native.RtlNtStatusToDosError(status);
+        // FILE_FULL_EA_INFORMATION entries: NextEntryOffset (4), Flags (1), EaNameLength (1), EaValueLength (2),
+        // then the name (8-bit characters) and its value. A file's extended attributes hold at most 64 KiB.
+        names = Array.Empty<string>();
+        var buffer = new byte[65536 + 1024];
+        int status = Native.NtQueryEaFile(file, out _, buffer, (uint)buffer.Length, false, IntPtr.Zero, 0, IntPtr.Zero, true);
+        if (status == Native.StatusNoEasOnFile)
+        {
+            return 0;
+        }
+
+        if (status != 0)
+        {
+            return Native.RtlNtStatusToDosError(status);
+        }
+
+        var found = new System.Collections.Generic.List<string>();
+        for (int offset = 0; offset + 8 <= buffer.Length;)
+        {
+            int next = BitConverter.ToInt32(buffer, offset);
+            found.Add(System.Text.Encoding.ASCII.GetString(buffer, offset + 8, buffer[offset + 5]));
+            if (next <= 0)
+            {
+                break;
+            }
+
+            offset += next;
+        }
+
+        names = found.ToArray();
+        return 0;
     }
 
     public int GetFinalPathName(SafeFileHandle file, out string path)
@@ -241,6 +309,22 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
+    public int SetBasicInformation(SafeFileHandle file, Win32FileTimes times, uint attributes)
+    {
+        var basic = new Native.FileBasicInfo
+        {
+            CreationTime = times.CreationTime,
+            LastAccessTime = times.LastAccessTime,
+            LastWriteTime = times.LastWriteTime,
+            ChangeTime = times.ChangeTime,
+            FileAttributes = attributes,
+        };
+        return Native.SetFileBasicInformation(file, Native.FileBasicInfoClass, ref basic, (uint)Marshal.SizeOf<Native.FileBasicInfo>()) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+    }
+
+    public int SetDispositionEx(SafeFileHandle file, uint flags) =>
+        Native.SetFileDispositionEx(file, Native.FileDispositionInfoExClass, ref flags, sizeof(uint)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
     public int SetDeleteOnClose(SafeFileHandle file, bool delete)
     {
         byte deleteFile = delete ? (byte)1 : (byte)0;
@@ -252,22 +336,35 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
     public int CopyFile(string source, string destination) =>
         Native.CopyFile(source, destination, failIfExists: true) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
-    public int GetFirstCluster(SafeFileHandle file, out long logicalCluster)
+    public int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents)
     {
-        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) }
-        // per extent. Room for a few extents: ERROR_MORE_DATA still fills what fits.
-        var buffer = new byte[16 + (4 * 16)];
+        // RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then
+        // { NextVcn (8), Lcn (8), ReferenceCount (8) } per extent (MS-FSCC 2.3.34, 2.3.34.1).
+        var buffer = new byte[16 + (24 * Math.Max(1, maximum))];
         long startingVcn = 0;
-        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointersAndRefcount, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
         int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
-        if ((error == 0 || error == Win32.ErrorMoreData) && BitConverter.ToUInt32(buffer, 0) > 0)
+        if (error != 0 && error != Win32.ErrorMoreData)
         {
-            logicalCluster = BitConverter.ToInt64(buffer, 24);
-            return 0;
+            extents = Array.Empty<Win32Extent>();
+            return error;
         }
 
-        logicalCluster = -1;
-        return error == 0 ? Win32.ErrorHandleEof : error;
+        int count = (int)Math.Min(BitConverter.ToUInt32(buffer, 0), (uint)maximum);
+        extents = new Win32Extent[count];
+        for (int i = 0; i < count; i++)
+        {
+            int at = 16 + (24 * i);
+            extents[i] = new Win32Extent(BitConverter.ToInt64(buffer, at), BitConverter.ToInt64(buffer, at + 8), BitConverter.ToUInt64(buffer, at + 16));
+        }
+
+        return error;
+    }
+
+    public int GetOsBuild(out int build)
+    {
+        build = RunningBuild() ?? 0;
+        return build > 0 ? 0 : Win32.ErrorGenFailure;
     }
 
     public int DeleteFile(string path) => Native.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);

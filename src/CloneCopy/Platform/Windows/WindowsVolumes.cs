@@ -4,8 +4,11 @@ using System.IO;
 
 namespace CloneCopy.Platform.Windows;
 
-/// <summary>What a volume can do for a block clone: whether it shares blocks, and its cluster size.</summary>
-internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem);
+/// <summary>What a volume can do for a block clone: whether it shares blocks, its cluster size, its FILE_* flags.</summary>
+internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem, uint Flags = 0)
+{
+    public bool Has(uint flag) => (Flags & flag) != 0;
+}
 
 /// <summary>
 /// Which volume holds a path, named by its volume GUID path (\\?\Volume{...}\), and what that volume can
@@ -31,8 +34,14 @@ internal sealed class WindowsVolumes
     private readonly ConcurrentDictionary<string, string> _unresolvedBecause = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, VolumeCapability> _capabilityByKey = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, string> _mountPathByKey = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, bool> _integrityByDirectory = new(StringComparer.OrdinalIgnoreCase);
+    private volatile Lazy<bool> _someFixedDriveClones;
 
-    public WindowsVolumes(IWindowsSystemCalls kernel) => _kernel = kernel;
+    public WindowsVolumes(IWindowsSystemCalls kernel)
+    {
+        _kernel = LongPathCalls.Over(kernel);
+        _someFixedDriveClones = new Lazy<bool>(SomeFixedDriveClones);
+    }
 
     /// <summary>Forgets every answer: a new build on a reused node asks the system again.</summary>
     public void Forget()
@@ -41,6 +50,30 @@ internal sealed class WindowsVolumes
         _unresolvedBecause.Clear();
         _capabilityByKey.Clear();
         _mountPathByKey.Clear();
+        _integrityByDirectory.Clear();
+        _someFixedDriveClones = new Lazy<bool>(SomeFixedDriveClones);
+    }
+
+    /// <summary>
+    /// Whether the folder that will hold <paramref name="path"/> gives new files integrity streams (its
+    /// FILE_ATTRIBUTE_INTEGRITY_STREAM: files "inherit" the setting of their folder, Integrity streams page), asked once
+    /// per folder per build with GetFileAttributesW. A folder that cannot be asked is taken to have none: a clone into
+    /// it is then refused by ReFS if it does, and the file is copied.
+    /// </summary>
+    public bool FolderHasIntegrityStreams(string path)
+    {
+        string directory = DirectoryOf(path);
+        if (_integrityByDirectory.TryGetValue(directory, out bool known))
+        {
+            return known;
+        }
+
+        if (_integrityByDirectory.Count > MaxCachedDirectories)
+        {
+            _integrityByDirectory.Clear();
+        }
+
+        return _integrityByDirectory[directory] = _kernel.GetFileAttributes(directory, out uint attributes) == 0 && (attributes & Win32.FileAttributeIntegrityStream) != 0;
     }
 
     /// <summary>The key of the volume holding <paramref name="path"/> (a file that need not exist yet). Never throws.</summary>
@@ -65,9 +98,41 @@ internal sealed class WindowsVolumes
     /// folder). GetVolumePathName answers with "the longest prefix that represents a volume" (its Win32 page):
     /// a mount point is such a prefix, a junction is not, so C:\repo\packages leading to D:\cache would be
     /// keyed C: without this. A folder that cannot be opened (not there yet, no access) is keyed as written.
+    /// <para>
+    /// The folder is opened only where a junction could lead to a volume that clones: when some fixed drive of the
+    /// machine reports FILE_SUPPORTS_BLOCK_REFCOUNTING (<see cref="SomeFixedDriveClones"/>). On an NTFS-only machine
+    /// or CI agent no folder is opened. A junction into a volume that clones and has no drive letter (mounted in a
+    /// folder only) is then keyed as written: a documented limit.
+    /// </para>
     /// </summary>
     private string FinalPathOf(string directory) =>
-        WindowsLinks.TryGetFinalPath(_kernel, directory, out string final) ? final : directory;
+        _someFixedDriveClones.Value && WindowsLinks.TryGetFinalPath(_kernel, directory, out string final) ? final : directory;
+
+    /// <summary>
+    /// Whether a fixed drive of this machine can clone, asked once per build: GetLogicalDrives, then GetDriveTypeW and
+    /// GetVolumeInformationW for each fixed drive, errors taken as "cannot" (a BitLocker-locked or RAW drive answers
+    /// with an error; nothing enumerates volumes, whose scan failed builds for the CopyOnWrite package). A machine
+    /// whose drives cannot be listed is taken to have one that clones: folders are then resolved as before.
+    /// </summary>
+    private bool SomeFixedDriveClones()
+    {
+        if (_kernel.GetLogicalDrives(out uint drives) != 0)
+        {
+            return true;
+        }
+
+        for (int letter = 0; letter < 26; letter++)
+        {
+            string root = $"{(char)('A' + letter)}:\\";
+            if ((drives & (1u << letter)) != 0 && _kernel.GetDriveType(root) == Win32.DriveFixed
+                && _kernel.GetVolumeInformation(root, out _, out uint flags, out _) == 0 && (flags & Win32.FileSupportsBlockRefcounting) != 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>
     /// What the volume can do, asked of the system once per volume. The cluster size is asked only of a
@@ -94,7 +159,7 @@ internal sealed class WindowsVolumes
 
         if ((flags & Win32.FileSupportsBlockRefcounting) == 0)
         {
-            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem);
+            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem, flags);
         }
 
         error = _kernel.GetDiskFreeSpace(key, out uint sectorsPerCluster, out uint bytesPerSector);
@@ -103,7 +168,7 @@ internal sealed class WindowsVolumes
             throw new IOException($"Cannot read the cluster size of volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
         }
 
-        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem);
+        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem, flags);
     }
 
     private string Resolve(string directory)

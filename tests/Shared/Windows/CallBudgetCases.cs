@@ -1,0 +1,101 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using CloneCopy.Engine;
+using CloneCopy.Platform.Windows;
+using CloneCopy.Tests.Infrastructure;
+using Xunit;
+
+namespace CloneCopy.Tests.Windows;
+
+/// <summary>
+/// What one cloned file costs on Windows, counted call by call: every kernel32 and ntdll call goes through the
+/// seam (<see cref="IWindowsSystemCalls"/>), so the simulator sees them all. The counts are exact: a new call
+/// changes this test and docs/windows.md ("The calls per cloned file") together. Measured for a file of a build on a
+/// volume already known (volume, folder and CopyFile answers are per build, not per file).
+/// </summary>
+public abstract class CallBudgetCases : IDisposable
+{
+    private const string VolumeName = @"\\?\Volume{55555555-0000-0000-0000-000000000005}\";
+    private readonly string _directory = Directory.CreateTempSubdirectory("clonecopy-budget").FullName;
+    private readonly SimulatedWindowsSystemCalls _kernel = new();
+    private readonly SimulatedVolume _volume;
+
+    protected CallBudgetCases() => _volume = _kernel.AddVolume(_directory + Path.DirectorySeparatorChar, VolumeName);
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    [Fact]
+    public void A_small_file_costs_11_calls()
+    {
+        (ClonerTransfer transfer, WindowsBlockCloner cloner) = Warm();
+        string source = TestFiles.Write(Path.Combine(_directory, "src", "small.dll"), 10_000, seed: 3);
+
+        int calls = Measure(transfer, cloner, source, Path.Combine(_directory, "out", "small.dll"));
+
+        Assert.True(calls == 11, Described(calls));
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    [Fact]
+    public void A_file_of_5_GiB_costs_13_calls()
+    {
+        (ClonerTransfer transfer, WindowsBlockCloner cloner) = Warm();
+        string source = Path.Combine(_directory, "src", "large.bin");
+        using (var stream = new FileStream(source, FileMode.CreateNew))
+        {
+            stream.SetLength(5L << 30); // sparse on the host: nothing written
+        }
+
+        _kernel.CopyData = false;
+        int calls = Measure(transfer, cloner, source, Path.Combine(_directory, "out", "large.bin"));
+
+        Assert.True(calls == 13, Described(calls));
+    }
+
+    [Fact]
+    public void A_clone_from_a_reseed_copy_costs_14_calls_and_reads_no_data()
+    {
+        (ClonerTransfer transfer, WindowsBlockCloner cloner) = Warm();
+        string source = TestFiles.Write(Path.Combine(_directory, "src", "pkg.dll"), 10_000, seed: 4);
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, Path.Combine(_directory, "out", "pkg1.dll"), CancellationToken.None).Reason);
+
+        int calls = Measure(transfer, cloner, source, Path.Combine(_directory, "out", "pkg2.dll"));
+
+        Assert.Contains(_kernel.Calls, c => c.StartsWith($"CreateFile {Path.Combine(_directory, "out", "pkg1.dll")} ", StringComparison.Ordinal));
+        Assert.True(calls == 14, Described(calls));
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    /// <summary>
+    /// A transfer whose volume and folders are known: one file cloned from src/ to out/ first, large enough to have
+    /// found out that CopyFile does not clone on this volume (once per volume per build).
+    /// </summary>
+    private (ClonerTransfer Transfer, WindowsBlockCloner Cloner) Warm()
+    {
+        WindowsBlockCloner? cloner = null;
+        var transfer = new ClonerTransfer(() => cloner = new WindowsBlockCloner(_kernel), new EngineDiagnostics());
+        string first = TestFiles.Write(Path.Combine(_directory, "src", "first.dll"), (int)WindowsBlockCloner.CopyFileProbeMinimum, seed: 1);
+        Directory.CreateDirectory(Path.Combine(_directory, "out"));
+        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(first, Path.Combine(_directory, "out", "first.dll"), CancellationToken.None).Method);
+        return (transfer, cloner!);
+    }
+
+    /// <summary>
+    /// The calls one more file costs: every call the simulator saw, plus the by-path metadata calls the engine
+    /// makes through .NET after a clone whose cloner does not set metadata itself (File.SetAttributes twice: two
+    /// SetFileAttributesW; File.SetLastWriteTimeUtc: CreateFileW, SetFileInformationByHandle, CloseHandle).
+    /// </summary>
+    private int Measure(ClonerTransfer transfer, WindowsBlockCloner cloner, string source, string destination)
+    {
+        _kernel.Calls.Clear();
+        TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        return _kernel.Calls.Count + (cloner.ClonesKeepMetadata ? 0 : 5);
+    }
+
+    private string Described(int calls) => $"{calls} calls ({_kernel.Calls.Count} through the seam):\n{string.Join("\n", _kernel.Calls)}";
+}
