@@ -33,10 +33,13 @@ public sealed class LoopFilesystems : IDisposable
 {
     private static readonly Dictionary<FilesystemKind, (string Variable, string MkfsTool, string MkfsArguments, string Size)> Specs = new()
     {
-        [FilesystemKind.Xfs] = ("CLONECOPY_TEST_XFS", "mkfs.xfs", "-q -f -m reflink=1", "512M"),
-        [FilesystemKind.SecondXfs] = ("CLONECOPY_TEST_XFS2", "mkfs.xfs", "-q -f -m reflink=1", "512M"),
-        [FilesystemKind.Btrfs] = ("CLONECOPY_TEST_BTRFS", "mkfs.btrfs", "-q -f", "512M"),
-        [FilesystemKind.Ext4] = ("CLONECOPY_TEST_EXT4", "mkfs.ext4", "-q -F", "1G"),
+        // Sparse images: they take on the host only what the tests write. The real builds restore packages into
+        // caches on these volumes, one per test repository (a clone needs source and destination on one volume),
+        // and the test run keeps them to its end: 512 MB filled up once the suite had grown (2026-11-26).
+        [FilesystemKind.Xfs] = ("CLONECOPY_TEST_XFS", "mkfs.xfs", "-q -f -m reflink=1", "4G"),
+        [FilesystemKind.SecondXfs] = ("CLONECOPY_TEST_XFS2", "mkfs.xfs", "-q -f -m reflink=1", "2G"),
+        [FilesystemKind.Btrfs] = ("CLONECOPY_TEST_BTRFS", "mkfs.btrfs", "-q -f", "2G"),
+        [FilesystemKind.Ext4] = ("CLONECOPY_TEST_EXT4", "mkfs.ext4", "-q -F", "2G"),
     };
 
     private readonly string _scratch = Path.Combine(Path.GetTempPath(), $"clonecopy-fs-{Environment.ProcessId}");
