@@ -38,9 +38,9 @@ internal static class CopyScheduler
     {
         var outcomes = new PairOutcome[pairs.Count];
         bool msbuildParallelLoop = parallelism != 1 && pairs.Count != 1;
-        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs, environment) : [WithPaths(pairs, environment)];
+        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs) : [WithPaths(pairs, environment)];
         Action<List<CopyPair>> runGroup = msbuildParallelLoop
-            ? group => RunGroupSkippingRepeatedSource(group, outcomes, copy, cancellation)
+            ? group => RunGroupSkippingRepeatedSource(group, outcomes, environment, copy, cancellation)
             : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, cancellation);
 
         if (groups.Count <= 1)
@@ -139,11 +139,13 @@ internal static class CopyScheduler
     }
 
     /// <summary>MSBuild's parallel loop for one destination: a source spelled as the previous pair's is not copied again.</summary>
-    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    /// <remarks>Each pair's paths are computed here, by the thread that runs its group, not in one pass before the groups start.</remarks>
+    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         string? previousSource = null;
         foreach (CopyPair pair in group)
         {
+            ComputePaths(pair, environment);
             if (cancellation.IsCancellationRequested)
             {
                 outcomes[pair.Index] = PairOutcome.Failed;
@@ -198,11 +200,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>MSBuild's parallel loop groups by the destination item as spelled, compared as the OS compares paths.</summary>
-    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
+    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs)
     {
         var groups = new List<List<CopyPair>>();
         var byDestination = new Dictionary<string, List<CopyPair>>(MSBuildPlatformRules.PathComparer);
-        foreach (CopyPair pair in WithPaths(pairs, environment))
+        foreach (CopyPair pair in pairs)
         {
             if (!byDestination.TryGetValue(pair.DestinationSpec, out List<CopyPair>? group))
             {
