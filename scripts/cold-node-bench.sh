@@ -60,7 +60,7 @@ setup() {
   <Target Name="Build"><Copy SourceFiles="src/f1.dll;src/f2.dll;src/f3.dll" DestinationFolder="out" /></Target>
 $targets</Project>
 XML
-  { echo "<Project>$props"; local deps=""
+  { echo "<Project DefaultTargets=\"Build\">$props"; local deps=""
     for i in $(seq 1 20); do echo "  <Target Name=\"T$i\"><Copy SourceFiles=\"src/f1.dll;src/f2.dll;src/f3.dll\" DestinationFolder=\"out/$i\" /></Target>"; deps+="T$i;"; done
     echo "  <Target Name=\"Build\" DependsOnTargets=\"$deps\" />"; echo "$targets</Project>"; } >"$dir/cold/twenty.proj"
   # 20,000 small files (1-8 KiB) in 500 folders, as many small projects' outputs together.

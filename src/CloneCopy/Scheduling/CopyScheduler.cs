@@ -27,13 +27,20 @@ internal static class CopyScheduler
     /// </summary>
     internal static double SlowGroupMicroseconds { get; set; } = 60;
 
+    /// <summary>
+    /// Where every destination so far was only looked at (up to date, the same file, a repeated source), the rest of
+    /// the call is lookups, which do not contend on a folder's locks as clones do: at more than this much work left on
+    /// the calling thread, one helper per core shares it, as MSBuild's Copy shares its own up-to-date tests.
+    /// </summary>
+    internal static double LookupMicrosecondsWorthHelpers { get; set; } = 1000;
+
     public static PairOutcome[] Run(IReadOnlyList<CopyPair> pairs, int parallelism, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         var outcomes = new PairOutcome[pairs.Count];
         bool msbuildParallelLoop = parallelism != 1 && pairs.Count != 1;
-        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs, environment) : [WithPaths(pairs, environment)];
+        List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs) : [WithPaths(pairs, environment)];
         Action<List<CopyPair>> runGroup = msbuildParallelLoop
-            ? group => RunGroupSkippingRepeatedSource(group, outcomes, copy, cancellation)
+            ? group => RunGroupSkippingRepeatedSource(group, outcomes, environment, copy, cancellation)
             : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, cancellation);
 
         if (groups.Count <= 1)
@@ -60,14 +67,28 @@ internal static class CopyScheduler
             {
                 var clock = System.Diagnostics.Stopwatch.StartNew();
                 int done = 0;
+                bool onlyLooked = true;
                 for (int g = Interlocked.Increment(ref nextGroup); g < groups.Count; g = Interlocked.Increment(ref nextGroup))
                 {
                     runGroup(groups[g]);
                     done++;
-                    if (mayStartHelpers && helpersStarted == 0 && done >= GroupsBeforeDeciding
-                        && clock.Elapsed.TotalMilliseconds * 1000 / done > SlowGroupMicroseconds && g + 1 < groups.Count)
+                    if (!mayStartHelpers || helpersStarted != 0)
                     {
-                        helpersStarted = StartHelpers(Math.Min(parallelism, groups.Count - g) - 1);
+                        continue;
+                    }
+
+                    onlyLooked = onlyLooked && NothingWritten(groups[g], outcomes);
+                    if (done >= GroupsBeforeDeciding && g + 1 < groups.Count)
+                    {
+                        double microsecondsPerGroup = clock.Elapsed.TotalMilliseconds * 1000 / done;
+                        if (microsecondsPerGroup > SlowGroupMicroseconds)
+                        {
+                            helpersStarted = StartHelpers(Math.Min(parallelism, groups.Count - g) - 1);
+                        }
+                        else if (onlyLooked && microsecondsPerGroup * (groups.Count - g - 1) > LookupMicrosecondsWorthHelpers)
+                        {
+                            helpersStarted = StartHelpers(Math.Min(Math.Min(parallelism, Environment.ProcessorCount), groups.Count - g) - 1);
+                        }
                     }
                 }
             }
@@ -104,12 +125,27 @@ internal static class CopyScheduler
         return outcomes;
     }
 
+    private static bool NothingWritten(List<CopyPair> group, PairOutcome[] outcomes)
+    {
+        foreach (CopyPair pair in group)
+        {
+            if (outcomes[pair.Index].Result is not (PairResult.UpToDate or PairResult.SamePath or PairResult.Duplicate))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>MSBuild's parallel loop for one destination: a source spelled as the previous pair's is not copied again.</summary>
-    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    /// <remarks>Each pair's paths are computed here, by the thread that runs its group, not in one pass before the groups start.</remarks>
+    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
     {
         string? previousSource = null;
         foreach (CopyPair pair in group)
         {
+            ComputePaths(pair, environment);
             if (cancellation.IsCancellationRequested)
             {
                 outcomes[pair.Index] = PairOutcome.Failed;
@@ -164,11 +200,11 @@ internal static class CopyScheduler
     }
 
     /// <summary>MSBuild's parallel loop groups by the destination item as spelled, compared as the OS compares paths.</summary>
-    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs, CopyEnvironment environment)
+    private static List<List<CopyPair>> GroupByDestinationSpec(IReadOnlyList<CopyPair> pairs)
     {
         var groups = new List<List<CopyPair>>();
         var byDestination = new Dictionary<string, List<CopyPair>>(MSBuildPlatformRules.PathComparer);
-        foreach (CopyPair pair in WithPaths(pairs, environment))
+        foreach (CopyPair pair in pairs)
         {
             if (!byDestination.TryGetValue(pair.DestinationSpec, out List<CopyPair>? group))
             {
@@ -189,14 +225,19 @@ internal static class CopyScheduler
         var all = new List<CopyPair>(pairs.Count);
         foreach (CopyPair pair in pairs)
         {
-            pair.SourceAbsolute = AbsoluteOrNull(pair.SourceSpec, environment);
-            pair.DestinationAbsolute = AbsoluteOrNull(pair.DestinationSpec, environment);
-            pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, pair.SourceAbsolute, environment);
-            pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, pair.DestinationAbsolute, environment);
+            ComputePaths(pair, environment);
             all.Add(pair);
         }
 
         return all;
+    }
+
+    private static void ComputePaths(CopyPair pair, CopyEnvironment environment)
+    {
+        pair.SourceAbsolute = AbsoluteOrNull(pair.SourceSpec, environment);
+        pair.DestinationAbsolute = AbsoluteOrNull(pair.DestinationSpec, environment);
+        pair.SourceFullPath = FullPathOrNull(pair.SourceSpec, pair.SourceAbsolute, environment);
+        pair.DestinationFullPath = FullPathOrNull(pair.DestinationSpec, pair.DestinationAbsolute, environment);
     }
 
     /// <summary>The project directory joined to the spec, not normalized (MSBuild's AbsolutePath); null for an empty or invalid spec.</summary>
