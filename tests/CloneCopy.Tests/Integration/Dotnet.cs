@@ -2,6 +2,7 @@ using System;
 using System.Collections;
 using System.Diagnostics;
 using System.Linq;
+using CloneCopy.Tests.Infrastructure;
 
 namespace CloneCopy.Tests.Integration;
 
@@ -44,16 +45,7 @@ public static class Dotnet
             start.Environment["NUGET_PACKAGES"] = nugetPackages;
         }
 
-        using var process = Process.Start(start)!;
-        var stderr = process.StandardError.ReadToEndAsync();
-        string stdout = process.StandardOutput.ReadToEnd();
-        if (!process.WaitForExit(timeoutSeconds * 1000))
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"dotnet {arguments} took over {timeoutSeconds} s");
-        }
-
-        return (process.ExitCode, stdout + stderr.Result);
+        return ProcessRunner.Run(start, timeoutSeconds);
     }
 
     private static bool IsMSBuildVariable(string name) =>

@@ -15,13 +15,19 @@ public static class ProcessRunner
             UseShellExecute = false,
             WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory,
         };
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {fileName}");
+        return Run(start, timeoutSeconds);
+    }
+
+    /// <summary>Runs a prepared start (output redirected), killing its whole tree after the timeout.</summary>
+    public static (int ExitCode, string Output) Run(ProcessStartInfo start, int timeoutSeconds)
+    {
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {start.FileName}");
         var stderr = process.StandardError.ReadToEndAsync();
         string stdout = process.StandardOutput.ReadToEnd();
         if (!process.WaitForExit(timeoutSeconds * 1000))
         {
             process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{fileName} {arguments} did not finish in {timeoutSeconds} s");
+            throw new TimeoutException($"{start.FileName} {start.Arguments} did not finish in {timeoutSeconds} s");
         }
 
         return (process.ExitCode, stdout + stderr.Result);
