@@ -74,7 +74,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         NotClonedReason reason;
         try
         {
-            reason = TryClone(source, sourcePath, destinationPath, inPlaceOfLink: false, cancellationToken);
+            reason = TryClone(source, destinationPath, inPlaceOfLink: false, cancellationToken);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -114,7 +114,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         try
         {
             FileInfo source = _fileItLeadsTo(sourcePath);
-            if (!source.Exists || TryClone(source, sourcePath, destinationPath, inPlaceOfLink: true, cancellationToken) != NotClonedReason.None)
+            if (!source.Exists || TryClone(source, destinationPath, inPlaceOfLink: true, cancellationToken) != NotClonedReason.None)
             {
                 return false;
             }
@@ -135,7 +135,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     /// clones itself (<see cref="ICopyPreferringCloner"/>), since a copy there would become a hard link into the
     /// package cache. So too when the build's CI guard is on (<see cref="BuildVerdicts.ClonesMustBeKnown"/>).
     /// </param>
-    private NotClonedReason TryClone(FileInfo source, string sourcePath, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
+    private NotClonedReason TryClone(FileInfo source, string destinationPath, bool inPlaceOfLink, CancellationToken cancellationToken)
     {
         IFileCloner? cloner = _cloner.Value;
         if (cloner is null)
