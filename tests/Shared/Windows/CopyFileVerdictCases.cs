@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.Windows;
 /// Where Windows' CopyFile clones by itself (Windows 11 from the Moment 5 update and later builds, on ReFS and Dev
 /// Drive: the Block Cloning page), files are left to it. Whether it does is learnt once per volume per build from a
 /// real destination CopyFile writes anyway, never from files of CloneCopy's own in the user's folders: the first file
-/// of 64 KiB or more is copied with CopyFileW and its first cluster compared with its source's
+/// of 64 KiB to 4 MiB is copied with CopyFileW and its first cluster compared with its source's
 /// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT; cluster numbers, not reference counts, which ReFS updates late).
 /// </summary>
 public abstract class CopyFileVerdictCases : IDisposable
@@ -138,6 +138,20 @@ public abstract class CopyFileVerdictCases : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.Empty(_kernel.CallsTo("CopyFile"));
+    }
+
+    [Fact]
+    public void A_file_over_4_MiB_is_cloned_by_CloneCopy_and_the_next_file_in_range_asks()
+    {
+        // Where CopyFile copies, the probe's copy is thrown away: a large file would be written whole for nothing.
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult large = transfer.Transfer(TestFiles.Write(Named("big.dll"), (int)WindowsBlockCloner.CopyFileProbeMaximum + 1, seed: 1), Named("big.copy"), CancellationToken.None);
+        TransferResult next = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 2), Named("a.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (large.Method, next.Method));
+        Assert.Equal(new[] { $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
+        Assert.Equal(File.ReadAllBytes(Named("big.dll")), File.ReadAllBytes(Named("big.copy")));
     }
 
     [Theory]

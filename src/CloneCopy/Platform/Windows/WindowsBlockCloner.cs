@@ -45,6 +45,12 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
     public const long CopyFileProbeMinimum = 64 * 1024;
 
     /// <summary>
+    /// The largest file that may tell: where CopyFile copies, the probe's copy is thrown away and the file cloned, so
+    /// the question is asked of a file whose copy costs little. Larger files are cloned by CloneCopy meanwhile.
+    /// </summary>
+    public const long CopyFileProbeMaximum = 4 * 1024 * 1024;
+
+    /// <summary>
     /// Builds before this one never clone in CopyFile: "Starting with the Windows 11 Moment 5 update (KB5034848) and
     /// later releases of Windows client and Windows Server builds" (Block Cloning), Moment 5 being an update of 22621
     /// and 22631. Windows Server 2022 is 20348.
@@ -57,12 +63,15 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
     private const int CopyFileClones = 2;
     private const int CopyFileCopies = 3;
 
+    private static readonly CloneAttempt LeftToCopyFile = CloneAttempt.LeftToPlatformCopy(NotClonedReason.CopyFileClonesHere, "Windows' CopyFile was seen to clone on this volume");
+
     private readonly IWindowsSystemCalls _calls;
     private readonly long _chunkSize;
     private readonly Lazy<int> _osBuild;
     private readonly ConcurrentDictionary<string, StrongBox<int>> _copyFileByVolume = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, FileIdentity> _atLinkLimit = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, Seed> _seeds = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Func<string, StrongBox<int>> _newCopyFileState;
 
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
     public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
@@ -71,6 +80,7 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
         _chunkSize = chunkSize;
         Volumes = new WindowsVolumes(_calls);
         _osBuild = new Lazy<int>(() => _calls.GetOsBuild(out int build) == 0 ? build : 0);
+        _newCopyFileState = _ => new StrongBox<int>(_osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies);
     }
 
     public WindowsVolumes Volumes { get; }
@@ -160,10 +170,11 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
 
         // Where CopyFile clones by itself, it is faster for small files than a block clone of our own (the CopyOnWrite
         // library's benchmarks), and MSBuild's Copy calls it: the file is left to it, before anything is opened.
-        StrongBox<int> copyFile = _copyFileByVolume.GetOrAdd(volumeKey, _ => new StrongBox<int>(_osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies));
+        // Per file on the path where CopyFile clones: no new delegate and no new text (the detail is read by no one).
+        StrongBox<int> copyFile = _copyFileByVolume.GetOrAdd(volumeKey, _newCopyFileState);
         if (mayLeaveToCopyFile && Volatile.Read(ref copyFile.Value) == CopyFileClones)
         {
-            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.CopyFileClonesHere, $"Windows' CopyFile was seen to clone on {volumeKey}");
+            return LeftToCopyFile;
         }
 
         // Shared for reading and deleting only, as the CopyOnWrite library opens its source: no one can write the
@@ -230,10 +241,10 @@ internal sealed class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPre
             }
         }
 
-        // The first file of 64 KiB or more on a volume whose CopyFile may clone finds out whether it does (one thread;
+        // The first file of 64 KiB to 4 MiB on a volume whose CopyFile may clone finds out whether it does (one thread;
         // the others clone meanwhile and never wait). Not a read-only one: CopyFile's copy would be read-only, which
         // only POSIX delete could remove if CopyFile did not clone (MS-FSA 2.1.5.15.3; DeleteFileW refuses it too).
-        bool mayAsk = sourceInfo.EndOfFile >= CopyFileProbeMinimum && (sourceInfo.Attributes & Win32.FileAttributeReadOnly) == 0;
+        bool mayAsk = sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum && (sourceInfo.Attributes & Win32.FileAttributeReadOnly) == 0;
         if (mayAsk && Interlocked.CompareExchange(ref copyFile.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
             && ProbeCopyFile(from, source, destination, volume, copyFile) is CloneAttempt probed)
         {
