@@ -10,22 +10,31 @@ namespace CloneCopy.Tests.Integration;
 /// </summary>
 public sealed class PackedSdk : IDisposable
 {
-    public const string Version = "1.0.0";
-
     public PackedSdk()
     {
         RepositoryRoot = FindRepositoryRoot();
         Feed = Directory.CreateTempSubdirectory("clonecopy-feed").FullName;
         var (code, output) = Dotnet.Run($"pack \"{Path.Combine(RepositoryRoot, "src", "CloneCopy", "CloneCopy.csproj")}\" -c Release -o \"{Feed}\" -nologo", RepositoryRoot, nugetPackages: null);
-        if (code != 0 || !File.Exists(Path.Combine(Feed, $"CloneCopy.{Version}.nupkg")))
+        // The version is this commit's (git tags, MinVer): read from the one package packed, never assumed.
+        string[] packages = Directory.GetFiles(Feed, "CloneCopy.*.nupkg");
+        if (code != 0 || packages.Length != 1)
         {
-            throw new InvalidOperationException($"dotnet pack failed ({code}):{Environment.NewLine}{output}");
+            throw new InvalidOperationException($"dotnet pack failed ({code}, {packages.Length} packages):{Environment.NewLine}{output}");
         }
+
+        Version = Path.GetFileNameWithoutExtension(packages[0])["CloneCopy.".Length..];
+        PackagePath = packages[0];
     }
+
+    /// <summary>The version packed, as NuGet wrote it in the file name (1.2.3, 1.2.4-alpha.0.5).</summary>
+    public string Version { get; }
+
+    /// <summary>CloneCopy.{Version}.nupkg in <see cref="Feed"/>.</summary>
+    public string PackagePath { get; }
 
     public string RepositoryRoot { get; }
 
-    /// <summary>The folder holding CloneCopy.1.0.0.nupkg.</summary>
+    /// <summary>The folder holding the package (and nothing else).</summary>
     public string Feed { get; }
 
     public void Dispose() => Directory.Delete(Feed, recursive: true);
