@@ -21,7 +21,6 @@ echo "== packing CloneCopy"
 step "packing CloneCopy" "check that 'dotnet --info' shows a .NET 10 SDK and that NuGet can reach its package source (the restore fetches everything the pack needs)" \
   pack_clonecopy "$artifacts/packages"
 version=$(package_version "$artifacts/packages" CloneCopy)
-echo "== CloneCopy $version (the version comes from git tags: docs/development.md, \"Cutting a release\")"
 
 # Can the filesystem under artifacts/ clone? Ask it directly.
 mkdir -p "$artifacts"
