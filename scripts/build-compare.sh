@@ -16,12 +16,13 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 feed="$repo/artifacts/packages"
 source scripts/lib/step.sh
-step "packing CloneCopy" "read the errors above" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo -clp:ErrorsOnly
+source scripts/lib/packages.sh
+step "packing CloneCopy" "read the errors above" pack_clonecopy "$feed" -clp:ErrorsOnly
 step "building clonecopy-compare" "read the errors above" dotnet build src/CloneCopy.BuildCompare -c Release -nologo -clp:ErrorsOnly
 # The callers of this script put the report on the CI summary page themselves (azure-pipelines.yml): the tool
 # is kept from doing it too (it would, seeing TF_BUILD or GITHUB_STEP_SUMMARY).
 source scripts/lib/built.sh
-compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$(built_assembly src/CloneCopy.BuildCompare)" --sdk "$feed/CloneCopy.1.0.0.nupkg")
+compare=(env -u TF_BUILD -u GITHUB_STEP_SUMMARY dotnet "$(built_assembly src/CloneCopy.BuildCompare)" --sdk "$feed/CloneCopy.$(package_version "$feed" CloneCopy).nupkg")
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 if [[ -f "${1:?usage: build-compare.sh SOLUTION-OR-PROJECT [options] | DIR [PROJECTS] [RUNS]}" ]]; then

@@ -14,6 +14,7 @@ work="$repo/artifacts/check-build-compare"
 fail() { echo "build-compare: FAILED $*"; exit 1; }
 # sha256sum (Linux, Git Bash on Windows) or shasum (macOS).
 if command -v sha256sum >/dev/null; then hash=(sha256sum); else hash=(shasum -a 256); fi
+source scripts/lib/packages.sh
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
 rm -rf "$work"
@@ -22,23 +23,26 @@ export NUGET_PACKAGES="$work/nuget-packages"   # this checkout's packages, never
 export DOTNET_CLI_TELEMETRY_OPTOUT=1
 
 # The package, its size, and its size installed: what a user downloads and keeps.
-dotnet pack src/CloneCopy -c Release -o "$repo/artifacts/packages" -nologo -clp:ErrorsOnly || fail "dotnet pack src/CloneCopy failed"
+pack_clonecopy "$repo/artifacts/packages" -clp:ErrorsOnly || fail "dotnet pack src/CloneCopy failed"
+version=$(package_version "$repo/artifacts/packages" CloneCopy) || fail "no CloneCopy package"
 dotnet pack src/CloneCopy.BuildCompare -c Release -o "$work/feed" -nologo -clp:ErrorsOnly || fail "dotnet pack src/CloneCopy.BuildCompare failed"
-package="$work/feed/CloneCopy.BuildCompare.1.0.0.nupkg"
-[[ -f "$package" ]] || fail "no $package"
+tool_version=$(package_version "$work/feed" CloneCopy.BuildCompare) || fail "no CloneCopy.BuildCompare package"
+[[ "$tool_version" == "$version" ]] || fail "the tool packed as $tool_version, CloneCopy as $version: one commit, one version"
+package="$work/feed/CloneCopy.BuildCompare.$version.nupkg"
 package_bytes=$(wc -c < "$package" | tr -d ' ')
 ((package_bytes <= 25 * 1048576)) || fail "the tool's package is $(mb "$package_bytes") MB, more than 25 MB"
-dotnet tool install CloneCopy.BuildCompare --version 1.0.0 --tool-path "$work/tool" --add-source "$work/feed" > "$work/install.log" 2>&1 \
+dotnet tool install CloneCopy.BuildCompare --version "$version" --tool-path "$work/tool" --add-source "$work/feed" > "$work/install.log" 2>&1 \
   || { cat "$work/install.log"; fail "dotnet tool install from the folder feed failed"; }
 installed_bytes=$(( $(du -sk "$work/tool" | cut -f1) * 1024 ))
 ((installed_bytes <= 80 * 1048576)) || fail "the tool takes $(mb "$installed_bytes") MB installed, more than 80 MB"
 echo "build-compare: package $(mb "$package_bytes") MB, installed $(mb "$installed_bytes") MB (du of the tool path)"
-dotnet dnx CloneCopy.BuildCompare --version 1.0.0 --add-source "$work/feed" --yes -- --help > "$work/dnx.log" 2>&1 \
+dotnet dnx CloneCopy.BuildCompare --version "$version" --add-source "$work/feed" --yes -- --help > "$work/dnx.log" 2>&1 \
   || { cat "$work/dnx.log"; fail "dotnet dnx CloneCopy.BuildCompare did not run the tool"; }
 grep -q -- "--runs" "$work/dnx.log" || { cat "$work/dnx.log"; fail "dotnet dnx did not show the tool's help"; }
 
-# The sample's NuGet.config points at ../../artifacts/packages: the copy keeps that layout.
-cp -r samples/Repository "$work/samples/"
+# The sample's NuGet.config points at ../../artifacts/packages: the copy keeps that layout; its global.json pins
+# the version packed.
+copy_sample Repository "$work/samples/Repository" ../../artifacts/packages "$version" || fail "copying the sample"
 find "$work/samples" -depth -type d \( -name bin -o -name obj \) -exec rm -rf {} +
 ln -s "$repo/artifacts/packages" "$work/artifacts/packages"
 state() { (cd "$work/samples" && find . -type f -print0 | sort -z | xargs -0 "${hash[@]}") }

@@ -25,11 +25,13 @@ repo=$(pwd)
 RUNS=${RUNS:-7}
 feed="$repo/artifacts/packages"
 source scripts/lib/step.sh
+source scripts/lib/packages.sh
 step "building the benchmarks (the floor)" "read the errors above" dotnet build tools/CloneCopy.Benchmarks -c Release -nologo -clp:ErrorsOnly
 source scripts/lib/built.sh
 floor="$(built_assembly tools/CloneCopy.Benchmarks)"
 step "packing CloneCopy" "read the error above; the pack's restore needs NuGet's package source" \
-  dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
+  pack_clonecopy "$feed"
+version=$(package_version "$feed" CloneCopy)
 if [[ -n "${BEFORE:-}" ]]; then
   before_src=$(mktemp -d /tmp/cold-before.XXXXXX)
   trap 'rm -rf "$before_src"' EXIT
@@ -47,7 +49,7 @@ copy_ms() { awk '/Task Performance Summary/ {p = 1} p && $3 == "Copy" {print $1;
 setup() {
   local dir=$1
   rm -rf "$dir/cold" && mkdir -p "$dir/cold/sdk" "$dir/cold/src" "$dir/cold/bin"
-  (cd "$dir/cold/sdk" && unzip -q "$feed/CloneCopy.1.0.0.nupkg")
+  (cd "$dir/cold/sdk" && unzip -q "$feed/CloneCopy.$version.nupkg")
   if [[ -n "${BEFORE:-}" ]]; then mkdir -p "$dir/cold/sdk-before" && (cd "$dir/cold/sdk-before" && unzip -q "$before_src"/feed/CloneCopy.*.nupkg); fi
   for i in 1 2 3; do head -c 20000 /dev/urandom >"$dir/cold/src/f$i.dll"; done
   # 2,000 files shaped like bin/ folders: mostly small, some large (sizes from a fixed seed).
@@ -96,8 +98,7 @@ XML
 $targets</Project>
 XML
   if [[ -n "${BEFORE:-}" ]]; then for p in "$dir"/cold/*.proj; do sed "s|$dir/cold/sdk/|$dir/cold/sdk-before/|g" "$p" >"${p%.proj}-before.proj"; done; fi
-  rm -rf "$dir/cold/sample" && cp -r samples/Repository "$dir/cold/sample"
-  sed -i "s|../../artifacts/packages|$feed|" "$dir/cold/sample/NuGet.config"
+  copy_sample Repository "$dir/cold/sample" "$feed" "$version"
   (cd "$dir/cold/sample" && NUGET_PACKAGES="$dir/cold/nuget" \
     step "restoring the sample repository" "read the error above; the restore needs the packed feed ($feed) and NuGet's package source" \
     dotnet restore Sample.slnx)

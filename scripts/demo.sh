@@ -13,12 +13,14 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 artifacts="$repo/artifacts"
 source scripts/lib/step.sh
+source scripts/lib/packages.sh
 
 step "setting up the machine" "run as root on Debian/Ubuntu (it installs xfsprogs, btrfs-progs, e2fsprogs), or install them yourself" \
   bash scripts/setup.sh
 echo "== packing CloneCopy"
 step "packing CloneCopy" "check that 'dotnet --info' shows a .NET 10 SDK and that NuGet can reach its package source (the restore fetches everything the pack needs)" \
-  dotnet pack src/CloneCopy -c Release -o "$artifacts/packages" -nologo
+  pack_clonecopy "$artifacts/packages"
+version=$(package_version "$artifacts/packages" CloneCopy)
 
 # Can the filesystem under artifacts/ clone? Ask it directly.
 mkdir -p "$artifacts"
@@ -43,9 +45,8 @@ rm -f "$probe" "$probe.clone"
 sample="$work/Repository"
 rm -rf "$sample" "$work/nuget-packages"
 mkdir -p "$work"
-cp -r samples/Repository "$sample"
-# The copy lives elsewhere: point its feed at the packed CloneCopy by absolute path.
-sed -i "s|../../artifacts/packages|$artifacts/packages|" "$sample/NuGet.config"
+# The copy lives elsewhere: its feed is the packed CloneCopy by absolute path, its global.json pins that version.
+copy_sample Repository "$sample" "$artifacts/packages" "$version"
 export NUGET_PACKAGES="$work/nuget-packages"   # on the same volume, so package assemblies clone too
 
 echo "== building the sample (3 projects: App -> LibA -> LibB -> Newtonsoft.Json, plus content files)"

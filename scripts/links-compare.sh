@@ -17,7 +17,8 @@ projects=${2:-20}
 runs=${3:-3}
 feed="$repo/artifacts/packages"
 source scripts/lib/step.sh
-step "packing CloneCopy" "read the errors above; the restore needs NuGet's package source" dotnet pack src/CloneCopy -c Release -o "$feed" -nologo
+source scripts/lib/packages.sh
+step "packing CloneCopy" "read the errors above; the restore needs NuGet's package source" pack_clonecopy "$feed"
 step "building the benchmarks" "read the errors above" dotnet build tools/CloneCopy.Benchmarks -c Release -nologo
 
 work="$dir/links-compare"

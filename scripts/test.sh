@@ -7,7 +7,8 @@
 #                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
 #   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
 #   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows;
-#   build-compare the clonecopy-compare tool's tests, and one comparison of samples/Repository checked end to end.
+#   build-compare the clonecopy-compare tool's tests, and one comparison of samples/Repository checked end to end;
+#   release      both packages checked as a user meets them (scripts/check-release.sh, as the release stage does).
 # Under CI=true a lane that cannot run is a failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +66,15 @@ dotnet "$(built_assembly tests/CloneCopy.BuildCompare.Tests)" -noLogo -noColor 2
 lines+=("$(xunit_line "build-compare tests" "$log")")
 rm -f "$log"
 bash scripts/check-build-compare.sh > "$out" 2>&1 || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
+
+# The release check (scripts/check-release.sh, what the release stage runs on the packages it pushes), here on this
+# commit's packages as check-build-compare.sh just packed them: the same build, nothing packed again.
+release="artifacts/release-check"
+rm -rf "$release" && mkdir -p "$release/packages"
+cp artifacts/packages/CloneCopy.[0-9]*.nupkg artifacts/check-build-compare/feed/CloneCopy.BuildCompare.[0-9]*.nupkg "$release/packages/" 2>/dev/null
+bash scripts/check-release.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
 rm -f "$out"

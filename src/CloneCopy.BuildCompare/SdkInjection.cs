@@ -38,7 +38,7 @@ public sealed class SdkInjection
     /// <summary>The package folder holding Sdk/Sdk.targets and tasks/.</summary>
     public string SdkDirectory { get; }
 
-    /// <summary>Which package was used ("CloneCopy.1.0.0.nupkg bundled with the tool").</summary>
+    /// <summary>Which package was used ("CloneCopy.1.2.3.nupkg bundled with the tool").</summary>
     public string SdkDescription { get; }
 
     /// <summary>The properties each way's builds get.</summary>

@@ -16,10 +16,29 @@ namespace CloneCopy.Benchmarks;
 /// </summary>
 public static class RepositoryGenerator
 {
+    /// <summary>
+    /// The version of the one CloneCopy package in <paramref name="feed"/>: every commit packs its own (versions come
+    /// from git tags), so the generated global.json pins whatever was packed.
+    /// </summary>
+    public static string PackedVersion(string feed)
+    {
+        // A digit after "CloneCopy.": the tool's package, CloneCopy.BuildCompare.*, may share the folder.
+        var packages = Directory.Exists(feed)
+            ? Directory.GetFiles(feed, "CloneCopy.*.nupkg").Where(p => char.IsAsciiDigit(Path.GetFileName(p)["CloneCopy.".Length])).ToList()
+            : [];
+        if (packages.Count != 1)
+        {
+            throw new InvalidOperationException($"--feed {feed}: expected one CloneCopy package there, found {packages.Count}.");
+        }
+
+        string name = Path.GetFileNameWithoutExtension(packages[0]);
+        return name["CloneCopy.".Length..];
+    }
+
     public static void Generate(string root, int projects, string feed = "", bool useCloneCopy = true)
     {
         Directory.CreateDirectory(root);
-        string msbuildSdks = useCloneCopy ? ",\n  \"msbuild-sdks\": { \"CloneCopy\": \"1.0.0\" }" : string.Empty;
+        string msbuildSdks = useCloneCopy ? $",\n  \"msbuild-sdks\": {{ \"CloneCopy\": \"{PackedVersion(feed)}\" }}" : string.Empty;
         Write(root, "global.json", "{\n  \"sdk\": { \"version\": \"10.0.100\", \"rollForward\": \"latestFeature\" }" + msbuildSdks + "\n}\n");
         string sdkLine = useCloneCopy ? "<Sdk Name=\"CloneCopy\" />" : string.Empty;
         Write(root, "Directory.Build.props", $$"""

@@ -76,15 +76,15 @@ public sealed class ConsumptionTests
         var repository = new TestRepository(_filesystems.NewDirectory(FilesystemKind.Xfs, "consume"), _sdk);
         return way switch
         {
-            "sdk element with version" => repository.Library("Lib", sdkLine: $"<Sdk Name=\"CloneCopy\" Version=\"{PackedSdk.Version}\" />"),
+            "sdk element with version" => repository.Library("Lib", sdkLine: $"<Sdk Name=\"CloneCopy\" Version=\"{_sdk.Version}\" />"),
             "global.json msbuild-sdks" => repository.WriteGlobalJson(msbuildSdks: true)
                 .Write("Directory.Build.props", "<Project><Sdk Name=\"CloneCopy\" /></Project>")
                 .Library("Lib"),
-            "package reference" => repository.Library("Lib", extraItems: $"<PackageReference Include=\"CloneCopy\" Version=\"{PackedSdk.Version}\" PrivateAssets=\"all\" />"),
+            "package reference" => repository.Library("Lib", extraItems: $"<PackageReference Include=\"CloneCopy\" Version=\"{_sdk.Version}\" PrivateAssets=\"all\" />"),
             "global package reference" => repository.Write("Directory.Packages.props", $"""
                     <Project>
                       <PropertyGroup><ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally></PropertyGroup>
-                      <ItemGroup><GlobalPackageReference Include="CloneCopy" Version="{PackedSdk.Version}" /></ItemGroup>
+                      <ItemGroup><GlobalPackageReference Include="CloneCopy" Version="{_sdk.Version}" /></ItemGroup>
                     </Project>
                     """)
                 .Library("Lib"),
@@ -92,12 +92,12 @@ public sealed class ConsumptionTests
         };
     }
 
-    private static void AssertClonedWithCloneCopy(int code, string log)
+    private void AssertClonedWithCloneCopy(int code, string log)
     {
         Assert.True(code == 0, log);
         var assemblies = TestRepository.CopyTaskAssemblies(log);
         Assert.NotEmpty(assemblies);
-        Assert.All(assemblies, assembly => Assert.EndsWith("/clonecopy/1.0.0/tasks/net10.0/linux-x64/CloneCopy.dll", assembly));
+        Assert.All(assemblies, assembly => Assert.EndsWith($"/clonecopy/{_sdk.Version.ToLowerInvariant()}/tasks/net10.0/linux-x64/CloneCopy.dll", assembly));
         Assert.Matches(@"CloneCopy: [1-9][0-9]* files? cloned", log);
     }
 }

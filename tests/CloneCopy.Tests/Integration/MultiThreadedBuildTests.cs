@@ -162,6 +162,11 @@ public sealed partial class MultiThreadedBuildTests
         CopyDirectory(Path.Combine(_sdk.RepositoryRoot, "samples", "Repository"), root);
         string config = Path.Combine(root, "NuGet.config");
         File.WriteAllText(config, File.ReadAllText(config).Replace("../../artifacts/packages", _sdk.Feed, StringComparison.Ordinal));
+        // X.Y.Z stands for the version a user takes; the copy pins the one packed, as scripts/lib/packages.sh's copy_sample does.
+        string globalJson = Path.Combine(root, "global.json");
+        string pinned = File.ReadAllText(globalJson).Replace("\"X.Y.Z\"", $"\"{_sdk.Version}\"", StringComparison.Ordinal);
+        Assert.Contains(_sdk.Version, pinned, StringComparison.Ordinal);
+        File.WriteAllText(globalJson, pinned);
         return root;
     }
 

@@ -22,7 +22,7 @@ public sealed class OlderMSBuildTests : IDisposable
     public OlderMSBuildTests(PackedSdk sdk)
     {
         _sdk = sdk;
-        ZipFile.ExtractToDirectory(Path.Combine(_sdk.Feed, $"CloneCopy.{PackedSdk.Version}.nupkg"), Path.Combine(_directory, "package"));
+        ZipFile.ExtractToDirectory(_sdk.PackagePath, Path.Combine(_directory, "package"));
         File.WriteAllBytes(Path.Combine(_directory, "source.bin"), TestFiles.Content(20_000, 3));
     }
 

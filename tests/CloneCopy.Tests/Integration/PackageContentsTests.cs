@@ -24,7 +24,7 @@ public sealed class PackageContentsTests
 
     public PackageContentsTests(PackedSdk sdk) => _sdk = sdk;
 
-    private string PackagePath => Path.Combine(_sdk.Feed, $"CloneCopy.{PackedSdk.Version}.nupkg");
+    private string PackagePath => _sdk.PackagePath;
 
     [Fact]
     public void No_packed_file_names_a_folder_of_the_machine_that_built_it()
@@ -65,6 +65,41 @@ public sealed class PackageContentsTests
             var codeView = debugDirectory.Single(d => d.Type == DebugDirectoryEntryType.CodeView);
             string pdbPath = pe.ReadCodeViewDebugDirectoryData(codeView).Path;
             Assert.True(pdbPath.StartsWith("/_/", StringComparison.Ordinal) || !pdbPath.Contains('/'), $"{entry.FullName}: PDB path {pdbPath}");
+        }
+    }
+
+    [Fact]
+    public void Every_task_assembly_carries_the_package_version_and_a_source_link_to_the_published_repository()
+    {
+        // Source Link's record in a portable PDB (its custom debug information kind).
+        var sourceLinkKind = new Guid("CC110556-A091-4D38-9FEC-25AB9A351A6A");
+        var nuspec = XDocument.Load(new MemoryStream(ReadAll(Entries().Single(e => e.FullName == "CloneCopy.nuspec"))));
+        XNamespace ns = nuspec.Root!.GetDefaultNamespace();
+        string version = nuspec.Root.Element(ns + "metadata")!.Element(ns + "version")!.Value;
+        Assert.Equal(_sdk.Version, version);
+        string commit = nuspec.Root.Element(ns + "metadata")!.Element(ns + "repository")!.Attribute("commit")!.Value;
+        Assert.Matches("^[0-9a-f]{40}$", commit);
+
+        foreach (var entry in Entries().Where(entry => entry.FullName.EndsWith(".dll", StringComparison.Ordinal)))
+        {
+            using var pe = new PEReader(new MemoryStream(ReadAll(entry)));
+            var metadata = pe.GetMetadataReader();
+            string? informational = metadata.GetAssemblyDefinition().GetCustomAttributes()
+                .Select(metadata.GetCustomAttribute)
+                .Where(attribute => AttributeName(metadata, attribute) == "AssemblyInformationalVersionAttribute")
+                .Select(attribute => attribute.DecodeValue(new StringOnlyAttributeDecoder()).FixedArguments[0].Value as string)
+                .SingleOrDefault();
+            Assert.True(informational == version, $"{entry.FullName}: informational version {informational}, the package {version}");
+
+            var embedded = pe.ReadDebugDirectory().Single(d => d.Type == DebugDirectoryEntryType.EmbeddedPortablePdb);
+            using var pdbProvider = pe.ReadEmbeddedPortablePdbDebugDirectoryData(embedded);
+            var pdb = pdbProvider.GetMetadataReader();
+            string? sourceLink = pdb.CustomDebugInformation.Select(pdb.GetCustomDebugInformation)
+                .Where(info => pdb.GetGuid(info.Kind) == sourceLinkKind)
+                .Select(info => Encoding.UTF8.GetString(pdb.GetBlobBytes(info.Value)))
+                .SingleOrDefault();
+            Assert.True(sourceLink is not null, $"{entry.FullName} has no Source Link");
+            Assert.Contains($"\"/_/*\":\"https://raw.githubusercontent.com/clonecopy/clonecopy/{commit}/*\"", sourceLink, StringComparison.Ordinal);
         }
     }
 
@@ -131,6 +166,33 @@ public sealed class PackageContentsTests
                 yield return ($"{entry.FullName} (embedded PDB)", Encoding.UTF8.GetBytes(pdbText.ToString()));
             }
         }
+    }
+
+    private static string AttributeName(MetadataReader metadata, CustomAttribute attribute) => attribute.Constructor.Kind switch
+    {
+        HandleKind.MemberReference => metadata.GetString(metadata.GetTypeReference((TypeReferenceHandle)metadata.GetMemberReference((MemberReferenceHandle)attribute.Constructor).Parent).Name),
+        HandleKind.MethodDefinition => metadata.GetString(metadata.GetTypeDefinition(metadata.GetMethodDefinition((MethodDefinitionHandle)attribute.Constructor).GetDeclaringType()).Name),
+        _ => string.Empty,
+    };
+
+    /// <summary>Decodes the string arguments of an attribute (AssemblyInformationalVersion has one); no other types are needed.</summary>
+    private sealed class StringOnlyAttributeDecoder : ICustomAttributeTypeProvider<Type>
+    {
+        public Type GetPrimitiveType(PrimitiveTypeCode typeCode) => typeCode == PrimitiveTypeCode.String ? typeof(string) : typeof(object);
+
+        public Type GetSystemType() => typeof(Type);
+
+        public Type GetSZArrayType(Type elementType) => elementType.MakeArrayType();
+
+        public Type GetTypeFromDefinition(MetadataReader reader, TypeDefinitionHandle handle, byte rawTypeKind) => typeof(object);
+
+        public Type GetTypeFromReference(MetadataReader reader, TypeReferenceHandle handle, byte rawTypeKind) => typeof(object);
+
+        public Type GetTypeFromSerializedName(string name) => typeof(object);
+
+        public PrimitiveTypeCode GetUnderlyingEnumType(Type type) => PrimitiveTypeCode.Int32;
+
+        public bool IsSystemType(Type type) => type == typeof(Type);
     }
 
     private static byte[] ReadAll(ZipArchiveEntry entry)

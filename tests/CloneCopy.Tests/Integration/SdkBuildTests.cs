@@ -30,7 +30,7 @@ public sealed class SdkBuildTests
         var (code, log) = repository.Build("App/App.csproj");
 
         Assert.True(code == 0, log);
-        Assert.All(TestRepository.CopyTaskAssemblies(log), assembly => Assert.EndsWith("/clonecopy/1.0.0/tasks/net10.0/linux-x64/CloneCopy.dll", assembly));
+        Assert.All(TestRepository.CopyTaskAssemblies(log), assembly => Assert.EndsWith($"/clonecopy/{_sdk.Version.ToLowerInvariant()}/tasks/net10.0/linux-x64/CloneCopy.dll", assembly));
         var copies = TestRepository.CopiedPairs(log);
         string[] expected = ["Newtonsoft.Json.dll", "Lib.dll", "logo.bin", "settings.json", "App.dll"];
         foreach (string name in expected)

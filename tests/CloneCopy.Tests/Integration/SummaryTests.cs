@@ -142,7 +142,7 @@ public sealed partial class SummaryTests
                   </PropertyGroup>
                   <ItemGroup>
                     <ProjectReference Include="../Lib/Lib.csproj" />
-                    {{(way == "package" ? $"<PackageReference Include=\"CloneCopy\" Version=\"{PackedSdk.Version}\" PrivateAssets=\"all\" />" : string.Empty)}}
+                    {{(way == "package" ? $"<PackageReference Include=\"CloneCopy\" Version=\"{_sdk.Version}\" PrivateAssets=\"all\" />" : string.Empty)}}
                   </ItemGroup>
                   <Target Name="PublishOnBuild" AfterTargets="Build" DependsOnTargets="Publish" />
                 </Project>
@@ -152,7 +152,7 @@ public sealed partial class SummaryTests
         if (way == "injected")
         {
             string package = Path.Combine(repository.Root, "..", "injected-sdk");
-            System.IO.Compression.ZipFile.ExtractToDirectory(Path.Combine(_sdk.Feed, $"CloneCopy.{PackedSdk.Version}.nupkg"), package);
+            System.IO.Compression.ZipFile.ExtractToDirectory(_sdk.PackagePath, package);
             string injected = Path.Combine(repository.Root, "..", "injected.targets");
             File.WriteAllText(injected, $"""
                 <Project>

@@ -93,7 +93,7 @@ public sealed partial class TestRepository
 
     public TestRepository WriteGlobalJson(bool msbuildSdks)
     {
-        string sdks = msbuildSdks ? $",\n  \"msbuild-sdks\": {{ \"CloneCopy\": \"{PackedSdk.Version}\" }}" : string.Empty;
+        string sdks = msbuildSdks ? $",\n  \"msbuild-sdks\": {{ \"CloneCopy\": \"{_sdk.Version}\" }}" : string.Empty;
         return Write("global.json", "{\n  \"sdk\": { \"version\": \"10.0.100\", \"rollForward\": \"latestFeature\" }" + sdks + "\n}\n");
     }
 
