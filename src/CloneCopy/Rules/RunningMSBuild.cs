@@ -18,6 +18,18 @@ namespace CloneCopy;
 /// </summary>
 internal sealed class RunningMSBuild
 {
+    /// <summary>
+    /// MSBuild 18.4 (dotnet/msbuild #12914): a SourceFolders item is joined to the project directory and normalized only
+    /// where it holds a "." segment (before, it was made a full, normalized path: "a//tree" was "a/tree").
+    /// </summary>
+    public static readonly Version SourceFoldersKeptAsSpelled = new(18, 4);
+
+    /// <summary>MSBuild 18.4 (dotnet/msbuild #12914): a pair repeated for one destination is told by absolute paths, not by the item specs as given.</summary>
+    public static readonly Version DuplicatesByAbsolutePath = new(18, 4);
+
+    /// <summary>MSBuild 18.7 (dotnet/msbuild #13466): MSBUILDALWAYSRETRY and MSBuildUseSymboliclinksIfPossible read in Execute, not once per process.</summary>
+    public static readonly Version EscapeHatchesReadInExecute = new(18, 7);
+
     /// <summary>MSBuild 18.8 (dotnet/msbuild #13479): access denied is retried off Windows, under change wave 18.7.</summary>
     public static readonly Version AccessDeniedRetriedOffWindows = new(18, 8);
 
