@@ -63,10 +63,21 @@ internal sealed class CopyEscapeHatches
             AlwaysOverwriteReadOnlyFiles = IsPresent(AlwaysOverwriteReadOnlyFilesVariable, task),
             AlwaysRetry = perCall ? IsPresent(AlwaysRetryVariable, task) : OncePerProcess.Value.AlwaysRetry,
             UseSymbolicLinksByDefault = perCall ? IsPresent(UseSymbolicLinksVariable, task) : OncePerProcess.Value.UseSymbolicLinks,
-            CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1",
+            CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1" || !DeletesBeforeWriting(msbuild),
             Parallelism = ReadParallelism(),
         };
     }
+
+    /// <summary>
+    /// MSBuild 17.8 to 17.11 delete an existing writable destination before writing it only while change wave 17.8 is on
+    /// (MSBUILDDISABLEFEATURESFROMVERSION=17.8 or lower turns it off); 17.12 retired the wave and always deletes.
+    /// </summary>
+    private static bool DeletesBeforeWriting(RunningMSBuild msbuild) =>
+        DeletesBeforeWriting(msbuild, () => MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave17_8));
+
+    /// <param name="wave17_8">Asked only of an MSBuild before 17.12 (a test answers it for another MSBuild's waves).</param>
+    internal static bool DeletesBeforeWriting(RunningMSBuild msbuild, Func<bool> wave17_8) =>
+        msbuild.Has(RunningMSBuild.DeleteBeforeWriteAlways) || wave17_8();
 
     /// <summary>The two variables an MSBuild before 18.7 reads once per process, as the process held them at the first Copy.</summary>
     private static readonly Lazy<(bool AlwaysRetry, bool UseSymbolicLinks)> OncePerProcess =

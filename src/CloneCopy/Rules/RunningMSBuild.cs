@@ -18,6 +18,9 @@ namespace CloneCopy;
 /// </summary>
 internal sealed class RunningMSBuild
 {
+    /// <summary>MSBuild 17.12 retired change wave 17.8: an existing writable destination is always deleted before writing.</summary>
+    public static readonly Version DeleteBeforeWriteAlways = new(17, 12);
+
     /// <summary>
     /// MSBuild 18.4 (dotnet/msbuild #12914): a SourceFolders item is joined to the project directory and normalized only
     /// where it holds a "." segment (before, it was made a full, normalized path: "a//tree" was "a/tree").

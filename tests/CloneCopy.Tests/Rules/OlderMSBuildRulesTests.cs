@@ -43,6 +43,22 @@ public sealed class OlderMSBuildRulesTests
         Assert.False(older.UseSymbolicLinksByDefault);
     }
 
+    [Theory]
+    [InlineData("17.8.3", true, true)]
+    [InlineData("17.11.48", false, false)] // MSBUILDDISABLEFEATURESFROMVERSION=17.8 there: written in place
+    [InlineData("17.12.6", false, true)] // wave 17.8 retired: always deleted first
+    [InlineData("18.9.11", false, true)]
+    public void Before_17_12_delete_before_write_follows_change_wave_17_8(string msbuild, bool wave17_8On, bool deletes)
+    {
+        bool asked = false;
+
+        bool result = CopyEscapeHatches.DeletesBeforeWriting(new RunningMSBuild(Version.Parse(msbuild)), () => (asked = true) && wave17_8On);
+
+        Assert.Equal(deletes, result);
+        // An MSBuild from 17.12 on is never asked about a wave it has retired.
+        Assert.Equal(Version.Parse(msbuild) < new Version(17, 12), asked);
+    }
+
     /// <summary>A project directory and variables of the test's choosing.</summary>
     private sealed class FixedEnvironment : CopyEnvironment
     {
