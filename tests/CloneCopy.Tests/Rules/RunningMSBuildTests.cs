@@ -29,26 +29,6 @@ public sealed class RunningMSBuildTests
         Assert.True(RunningMSBuild.Current.Version >= new Version(17, 8), $"{RunningMSBuild.Current} from {framework.Location}");
     }
 
-    [Fact]
-    public void A_build_against_a_packaged_MSBuild_runs_against_that_MSBuild()
-    {
-        // tests/CloneCopy.Tests built with -p:CloneCopyCompareMSBuild=<version> records the version it was built
-        // against; without it, the SDK's MSBuild runs the suite (the assembly beside it, from $(MSBuildBinPath)).
-        string? compared = typeof(RunningMSBuildTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .SingleOrDefault(a => a.Key == "CloneCopyCompareMSBuild")?.Value;
-        string loadedFrom = Path.GetDirectoryName(typeof(ITask).Assembly.Location)!;
-
-        Assert.Equal(Path.GetFullPath(AppContext.BaseDirectory).TrimEnd('/'), loadedFrom.TrimEnd('/'));
-        if (!string.IsNullOrEmpty(compared))
-        {
-            Assert.Equal(RunningMSBuild.Parse(compared), RunningMSBuild.Current.Version);
-        }
-        else
-        {
-            Assert.True(RunningMSBuild.Current.Version >= new Version(18, 9), $"the SDK's MSBuild is {RunningMSBuild.Current}");
-        }
-    }
-
     [Theory]
     [InlineData("18.0.2+6c2f0a8ad1c24efbd5b4efd61b18ed7d4e9a4ec4", "18.0.2")]
     [InlineData("18.10.0-preview-26311-02+abc", "18.10.0")]
@@ -82,5 +62,38 @@ public sealed class RunningMSBuildTests
         Assert.Equal(finalUnlessWaveOff || !waveOn, final);
         // Another I/O failure is retried under every MSBuild.
         Assert.False(retries.IsFinal(new IOException("The process cannot access the file."), pair));
+    }
+}
+
+/// <summary>
+/// In every differential lane (trait Lane=Differential): the suite runs against the MSBuild it was built against, and
+/// says which (the lane's output, with -showLiveOutput; the msbuild-* lanes' lines name it too).
+/// </summary>
+[Trait("Lane", "Differential")]
+public sealed class RunningMSBuildLaneTests
+{
+    private readonly ITestOutputHelper _output;
+
+    public RunningMSBuildLaneTests(ITestOutputHelper output) => _output = output;
+
+    [Fact]
+    public void A_build_against_a_packaged_MSBuild_runs_against_that_MSBuild()
+    {
+        // tests/CloneCopy.Tests built with -p:CloneCopyCompareMSBuild=<version> records the version it was built
+        // against; without it, the SDK's MSBuild runs the suite (the assembly beside it, from $(MSBuildBinPath)).
+        string? compared = typeof(RunningMSBuildTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .SingleOrDefault(a => a.Key == "CloneCopyCompareMSBuild")?.Value;
+        string loadedFrom = Path.GetDirectoryName(typeof(ITask).Assembly.Location)!;
+        _output.WriteLine($"the suite runs against MSBuild {RunningMSBuild.Current} ({loadedFrom})");
+
+        Assert.Equal(Path.GetFullPath(AppContext.BaseDirectory).TrimEnd('/'), loadedFrom.TrimEnd('/'));
+        if (!string.IsNullOrEmpty(compared))
+        {
+            Assert.Equal(RunningMSBuild.Parse(compared), RunningMSBuild.Current.Version);
+        }
+        else
+        {
+            Assert.True(RunningMSBuild.Current.Version >= new Version(18, 9), $"the SDK's MSBuild is {RunningMSBuild.Current}");
+        }
     }
 }
