@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests and the demo need on a fresh Debian/Ubuntu machine: the tools that make real
 # reflink filesystems (xfsprogs, btrfs-progs, e2fsprogs) and the ones the tests read extents with
-# (filefrag from e2fsprogs, xfs_io from xfsprogs), jq for the build-compare check and strace for the
-# system-call budget tests. The .NET SDK is expected on PATH.
+# (filefrag from e2fsprogs, xfs_io from xfsprogs), jq for the build-compare check, strace for the
+# system-call budget tests and fuse-overlayfs for the container filesystem tests. The .NET SDK is expected on PATH.
 set -euo pipefail
 
 need=()
@@ -12,6 +12,7 @@ command -v mkfs.ext4 >/dev/null 2>&1 || need+=(e2fsprogs)
 command -v filefrag >/dev/null 2>&1 || need+=(e2fsprogs)
 command -v jq >/dev/null 2>&1 || need+=(jq)   # scripts/check-build-compare.sh reads the tool's JSON with it
 command -v strace >/dev/null 2>&1 || need+=(strace) # the system-call budget tests count calls per file with it
+command -v fuse-overlayfs >/dev/null 2>&1 || need+=(fuse-overlayfs) # ContainerFilesystemsTests: a rootless container's filesystem
 
 if ((${#need[@]})); then
   if [[ $(id -u) -ne 0 ]]; then

@@ -8,6 +8,8 @@ namespace CloneCopy.Tests;
 /// The test binary's entry point: xunit.v3's own (as it generates it), plus one option for the scripts.
 /// <c>--escape-hatch-lanes</c> prints the escape-hatch lanes' table (<see cref="EscapeHatchLanes"/>), so that
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
+/// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
+/// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names.
 /// </summary>
 internal static class Program
 {
@@ -20,6 +22,12 @@ internal static class Program
                 Console.WriteLine(line);
             }
 
+            return 0;
+        }
+
+        if (args is ["--msbuild-version"])
+        {
+            Console.WriteLine(RunningMSBuild.Current);
             return 0;
         }
 

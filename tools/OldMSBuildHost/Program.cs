@@ -6,7 +6,7 @@ using Microsoft.Build.Framework;
 using Microsoft.Build.Utilities;
 
 // Usage: OldMSBuildHost <task assembly> <source file> <destination folder>
-// Prints what it saw; exit 0 when Copy ran and succeeded, 2 when the task type would not load, 1 otherwise.
+// Prints what it saw (its Framework's version, the version CloneCopy reads, the task's events); exit 0 when Copy ran and succeeded, 2 when the task type would not load, 1 otherwise.
 string taskAssembly = args[0];
 Type? api = typeof(ITask).Assembly.GetType("Microsoft.Build.Framework.IMultiThreadableTask");
 Console.WriteLine($"Microsoft.Build.Framework {typeof(ITask).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion}");
@@ -23,6 +23,10 @@ catch (Exception e) when (e is TypeLoadException or ReflectionTypeLoadException 
     Console.WriteLine($"load failed: {e.GetType().Name}: {e.Message}");
     return 2;
 }
+
+// What CloneCopy's rules take the running MSBuild to be (its RunningMSBuild, read from the Framework loaded here).
+object? running = task.GetType().Assembly.GetType("CloneCopy.RunningMSBuild")?.GetProperty("Current", BindingFlags.Public | BindingFlags.Static)?.GetValue(null);
+Console.WriteLine($"CloneCopy reads MSBuild {running?.ToString() ?? "(no RunningMSBuild)"}");
 
 var engine = new ConsoleEngine();
 task.BuildEngine = engine;

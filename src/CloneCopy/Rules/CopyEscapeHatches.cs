@@ -47,14 +47,41 @@ internal sealed class CopyEscapeHatches
     /// <summary>MSBUILDCOPYTASKPARALLELISM: 1 runs every copy on the calling thread; unset means the default.</summary>
     public int Parallelism { get; private set; }
 
-    public static CopyEscapeHatches FromEnvironment(CopyEnvironment task) => new()
+    public static CopyEscapeHatches FromEnvironment(CopyEnvironment task) => FromEnvironment(task, RunningMSBuild.Current);
+
+    /// <remarks>
+    /// Before MSBuild 18.7 (dotnet/msbuild #13466) its Copy read MSBUILDALWAYSRETRY and MSBuildUseSymboliclinksIfPossible
+    /// once per process, into statics, from the process's environment; from 18.7 on, in every Execute from the task's
+    /// environment. Under an older MSBuild CloneCopy reads them once per process as well (at its first Copy), so a
+    /// variable changed during a build changes nothing there either.
+    /// </remarks>
+    public static CopyEscapeHatches FromEnvironment(CopyEnvironment task, RunningMSBuild msbuild)
     {
-        AlwaysOverwriteReadOnlyFiles = IsPresent(AlwaysOverwriteReadOnlyFilesVariable, task),
-        AlwaysRetry = IsPresent(AlwaysRetryVariable, task),
-        UseSymbolicLinksByDefault = IsPresent(UseSymbolicLinksVariable, task),
-        CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1",
-        Parallelism = ReadParallelism(),
-    };
+        bool perCall = msbuild.Has(RunningMSBuild.EscapeHatchesReadInExecute);
+        return new()
+        {
+            AlwaysOverwriteReadOnlyFiles = IsPresent(AlwaysOverwriteReadOnlyFilesVariable, task),
+            AlwaysRetry = perCall ? IsPresent(AlwaysRetryVariable, task) : OncePerProcess.Value.AlwaysRetry,
+            UseSymbolicLinksByDefault = perCall ? IsPresent(UseSymbolicLinksVariable, task) : OncePerProcess.Value.UseSymbolicLinks,
+            CopyWithoutDelete = CopyEnvironment.Process.Variable(CopyWithoutDeleteVariable) == "1" || !DeletesBeforeWriting(msbuild),
+            Parallelism = ReadParallelism(),
+        };
+    }
+
+    /// <summary>
+    /// MSBuild 17.8 to 17.11 delete an existing writable destination before writing it only while change wave 17.8 is on
+    /// (MSBUILDDISABLEFEATURESFROMVERSION=17.8 or lower turns it off); 17.12 retired the wave and always deletes.
+    /// </summary>
+    private static bool DeletesBeforeWriting(RunningMSBuild msbuild) =>
+        DeletesBeforeWriting(msbuild, () => MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave17_8));
+
+    /// <param name="wave17_8">Asked only of an MSBuild before 17.12 (a test answers it for another MSBuild's waves).</param>
+    internal static bool DeletesBeforeWriting(RunningMSBuild msbuild, Func<bool> wave17_8) =>
+        msbuild.Has(RunningMSBuild.DeleteBeforeWriteAlways) || wave17_8();
+
+    /// <summary>The two variables an MSBuild before 18.7 reads once per process, as the process held them at the first Copy.</summary>
+    private static readonly Lazy<(bool AlwaysRetry, bool UseSymbolicLinks)> OncePerProcess =
+        new(() => (IsPresent(AlwaysRetryVariable, CopyEnvironment.Process), IsPresent(UseSymbolicLinksVariable, CopyEnvironment.Process)));
 
     /// <summary>
     /// True when one of them changes what MSBuild's Copy logs or does (a thread count of 1 runs every copy on the

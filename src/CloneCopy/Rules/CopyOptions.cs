@@ -31,4 +31,7 @@ internal sealed class CopyOptions
 
     /// <summary>Where relative item specs are resolved: the process's directory, or the project's under -mt.</summary>
     public CopyEnvironment Environment { get; init; } = CopyEnvironment.Process;
+
+    /// <summary>The MSBuild whose Copy rules apply (the one loaded in this process; another in tests).</summary>
+    public RunningMSBuild MSBuild { get; init; } = RunningMSBuild.Current;
 }

@@ -9,7 +9,8 @@ namespace CloneCopy;
 /// <summary>
 /// MSBuild's retry rules for one pair: which failures are worth another attempt, and the messages that go
 /// with them. Only exceptions retry. Arguments, unsupported paths, over-long paths and invalid names never;
-/// "access denied" not on Windows, nor on Unix before change wave 18.7, unless MSBUILDALWAYSRETRY asks; a
+/// "access denied" not on Windows, nor on Unix under an MSBuild before 18.8 or with change wave 18.7 off
+/// (<see cref="RunningMSBuild.RetriesAccessDenied"/>), unless MSBUILDALWAYSRETRY asks; a
 /// DestinationFolder with a file in its place never. Each retry is warning MSB3026; when they run out,
 /// MSB3027, and the failure goes on to be reported as MSB3021. Under MSBUILDALWAYSRETRY every failed
 /// attempt also logs MSB3894 (and MSB3895 for access denied), as MSBuild's Copy does.
@@ -69,7 +70,7 @@ internal sealed class CopyRetries
         e is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException or SecurityException;
 
     /// <summary>True when retrying cannot help; logs MSBUILDALWAYSRETRY's diagnostics on the way, as MSBuild does.</summary>
-    private bool IsFinal(Exception e, CopyPair pair)
+    internal bool IsFinal(Exception e, CopyPair pair)
     {
         if (e is ArgumentException or NotSupportedException or PathTooLongException)
         {
@@ -85,7 +86,7 @@ internal sealed class CopyRetries
         AlwaysRetryDiagnostic(CopyMessages.IOException, e.ToString(), pair.SourceSpec, pair.DestinationSpec, result);
         if (result == AccessDenied)
         {
-            bool retriedHere = !MSBuildPlatformRules.IsWindows && MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7);
+            bool retriedHere = _options.MSBuild.RetriesAccessDenied(MSBuildPlatformRules.IsWindows);
             if (!_options.EscapeHatches.AlwaysRetry && !retriedHere)
             {
                 return true;

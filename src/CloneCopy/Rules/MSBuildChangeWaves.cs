@@ -11,6 +11,9 @@ namespace CloneCopy;
 /// </summary>
 internal static class MSBuildChangeWaves
 {
+    /// <summary>MSBuild 17.8 to 17.11: Copy deletes an existing writable destination before writing it while this wave is on.</summary>
+    public static readonly Version Wave17_8 = new(17, 8);
+
     /// <summary>From this wave on, Copy retries "access denied" on Unix as it retries other I/O failures.</summary>
     public static readonly Version Wave18_7 = new(18, 7);
 

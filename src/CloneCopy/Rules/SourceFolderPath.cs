@@ -30,10 +30,15 @@ internal sealed class SourceFolderPath
     /// <summary>The normalized path, where the enumeration starts.</summary>
     public string FullPath { get; }
 
-    public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment)
+    /// <param name="msbuild">
+    /// The MSBuild whose rule applies: before 18.4 its Copy made every SourceFolders item a full, normalized path
+    /// ("a//tree" copied as "a/tree"); null for the running one.
+    /// </param>
+    public static SourceFolderPath Of(string itemSpec, CopyEnvironment environment, RunningMSBuild? msbuild = null)
     {
         string joined = environment.AbsolutePathOf(itemSpec);
-        bool normalize = joined.Contains("/.") || joined.Contains("\\.") || joined.Contains(MSBuildPlatformRules.IsWindows ? '/' : '\\');
+        bool normalize = !(msbuild ?? RunningMSBuild.Current).Has(RunningMSBuild.SourceFoldersKeptAsSpelled)
+            || joined.Contains("/.") || joined.Contains("\\.") || joined.Contains(MSBuildPlatformRules.IsWindows ? '/' : '\\');
         return new SourceFolderPath(normalize ? FixSeparators(Path.GetFullPath(joined)) : joined);
     }
 

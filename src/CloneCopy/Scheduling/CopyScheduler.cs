@@ -38,10 +38,13 @@ internal static class CopyScheduler
     {
         var outcomes = new PairOutcome[pairs.Count];
         bool msbuildParallelLoop = parallelism != 1 && pairs.Count != 1;
+        // Before MSBuild 18.4 (dotnet/msbuild #12914) its loops told a repeated pair by the item specs as given
+        // ("a.txt" and a SourceFolders file's full path are two sources); from 18.4 by their absolute paths.
+        bool byAbsolutePath = RunningMSBuild.Current.Has(RunningMSBuild.DuplicatesByAbsolutePath);
         List<List<CopyPair>> groups = msbuildParallelLoop ? GroupByDestinationSpec(pairs) : [WithPaths(pairs, environment)];
         Action<List<CopyPair>> runGroup = msbuildParallelLoop
-            ? group => RunGroupSkippingRepeatedSource(group, outcomes, environment, copy, cancellation)
-            : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, cancellation);
+            ? group => RunGroupSkippingRepeatedSource(group, outcomes, environment, copy, byAbsolutePath, cancellation)
+            : group => RunInOrderSkippingCopiedPairs(group, outcomes, copy, byAbsolutePath, cancellation);
 
         if (groups.Count <= 1)
         {
@@ -140,7 +143,7 @@ internal static class CopyScheduler
 
     /// <summary>MSBuild's parallel loop for one destination: a source spelled as the previous pair's is not copied again.</summary>
     /// <remarks>Each pair's paths are computed here, by the thread that runs its group, not in one pass before the groups start.</remarks>
-    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    private static void RunGroupSkippingRepeatedSource(List<CopyPair> group, PairOutcome[] outcomes, CopyEnvironment environment, Func<CopyPair, PairOutcome> copy, bool byAbsolutePath, CancellationToken cancellation)
     {
         string? previousSource = null;
         foreach (CopyPair pair in group)
@@ -159,15 +162,16 @@ internal static class CopyScheduler
                 continue;
             }
 
-            outcomes[pair.Index] = previousSource is not null && MSBuildPlatformRules.PathComparer.Equals(previousSource, pair.SourceAbsolute)
+            string source = byAbsolutePath ? pair.SourceAbsolute : pair.SourceSpec;
+            outcomes[pair.Index] = previousSource is not null && MSBuildPlatformRules.PathComparer.Equals(previousSource, source)
                 ? new PairOutcome(PairResult.Duplicate)
                 : copy(pair);
-            previousSource = pair.SourceAbsolute;
+            previousSource = source;
         }
     }
 
     /// <summary>MSBuild's single-threaded loop: skipped only when the last successful copy to this destination came from this source.</summary>
-    private static void RunInOrderSkippingCopiedPairs(List<CopyPair> pairs, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, CancellationToken cancellation)
+    private static void RunInOrderSkippingCopiedPairs(List<CopyPair> pairs, PairOutcome[] outcomes, Func<CopyPair, PairOutcome> copy, bool byAbsolutePath, CancellationToken cancellation)
     {
         var copiedFrom = new Dictionary<string, string>(MSBuildPlatformRules.PathComparer);
         foreach (CopyPair pair in pairs)
@@ -184,7 +188,9 @@ internal static class CopyScheduler
                 continue;
             }
 
-            if (copiedFrom.TryGetValue(pair.DestinationAbsolute, out string? from) && string.Equals(from, pair.SourceAbsolute, StringComparison.Ordinal))
+            string source = byAbsolutePath ? pair.SourceAbsolute : pair.SourceSpec;
+            string destination = byAbsolutePath ? pair.DestinationAbsolute : pair.DestinationSpec;
+            if (copiedFrom.TryGetValue(destination, out string? from) && string.Equals(from, source, StringComparison.Ordinal))
             {
                 outcomes[pair.Index] = new PairOutcome(PairResult.Duplicate);
                 continue;
@@ -194,7 +200,7 @@ internal static class CopyScheduler
             outcomes[pair.Index] = outcome;
             if (outcome.Succeeded)
             {
-                copiedFrom[pair.DestinationAbsolute] = pair.SourceAbsolute;
+                copiedFrom[destination] = source;
             }
         }
     }

@@ -42,6 +42,25 @@ public sealed class OlderMSBuildTests : IDisposable
     }
 
     [Theory]
+    [InlineData("17.8.43", "netstandard2.0")]
+    [InlineData("17.11.48", "netstandard2.0")]
+    [InlineData("18.0.2", "netstandard2.0")]
+    [InlineData("18.0.2", "net8.0")]
+    public void Each_build_for_older_hosts_follows_the_MSBuild_it_is_loaded_in_by_the_version_of_its_Framework(string framework, string build)
+    {
+        // MSBuild.exe 17.x/18.x loads the netstandard2.0 build, MSBuild 17.8-18.2 on .NET the net8.0 build: each reads
+        // the version of the Microsoft.Build.Framework the host loaded (docs/fidelity.md, "MSBuild's Copy by version").
+        string destination = Path.Combine(_directory, $"out-{framework}-{build}");
+
+        var (code, output) = RunHost($"tasks/{build}/CloneCopy.dll", destination, framework);
+
+        Assert.Contains($"Microsoft.Build.Framework {framework}", output);
+        Assert.Contains($"CloneCopy reads MSBuild {framework}", output);
+        Assert.True(code == 0, output);
+        Assert.Equal(File.ReadAllBytes(Path.Combine(_directory, "source.bin")), File.ReadAllBytes(Path.Combine(destination, "source.bin")));
+    }
+
+    [Theory]
     [InlineData("net10.0")]
     [InlineData("net10.0/linux-x64")]
     public void The_multithreaded_build_does_not_load_there_so_Sdk_targets_keeps_it_from_such_hosts(string build)
@@ -98,11 +117,12 @@ public sealed class OlderMSBuildTests : IDisposable
 
     public void Dispose() => Directory.Delete(_directory, recursive: true);
 
-    private (int Code, string Output) RunHost(string taskAssembly, string destination)
+    private (int Code, string Output) RunHost(string taskAssembly, string destination, string framework = "18.0.2")
     {
-        // Built beside this test project (its ProjectReference), in the same configuration.
+        // Built beside this test project (its ProjectReferences, one per Framework version), in the same configuration.
         string configuration = new DirectoryInfo(AppContext.BaseDirectory).Parent!.Name;
-        string host = Path.Combine(_sdk.RepositoryRoot, "tools", "OldMSBuildHost", "bin", configuration, "net10.0", "OldMSBuildHost.dll");
+        string project = Path.Combine(_sdk.RepositoryRoot, "tools", "OldMSBuildHost");
+        string host = Path.Combine(framework == "18.0.2" ? project : Path.Combine(project, "Framework" + framework), "bin", configuration, "net10.0", "OldMSBuildHost.dll");
         Assert.True(File.Exists(host), $"{host} is missing: build tools/OldMSBuildHost");
         string assembly = Path.Combine(_directory, "package", taskAssembly);
         return ProcessRunner.Run("dotnet", $"\"{host}\" \"{assembly}\" \"{Path.Combine(_directory, "source.bin")}\" \"{destination}\"", _directory);

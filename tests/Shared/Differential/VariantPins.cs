@@ -12,6 +12,9 @@ namespace CloneCopy.Tests.Differential;
 /// </summary>
 public static class VariantPins
 {
+    /// <summary>Not a variable: the suite runs against an MSBuild before 18.8 (OlderMSBuild), whose Copy never retries access denied off Windows.</summary>
+    public const string BeforeAccessDeniedRetries = "MSBuild before 18.8";
+
     private const string TenRetries = "MSB3026,MSB3026,MSB3026,MSB3026,MSB3026,MSB3026,MSB3026,MSB3026,MSB3026,MSB3026";
 
     private static readonly (string Variable, string Scenario, bool? Success, string? Errors, string? Warnings)[] Changed =
@@ -41,6 +44,8 @@ public static class VariantPins
         ("MSBUILDALWAYSRETRY", "read-only destination hard-linked to a package cache file", null, null, "MSB3894,MSB3895"),
         ("MSBUILDALWAYSRETRY", "read-only destination symbolic-linked to a package cache file", null, null, "MSB3026,MSB3894,MSB3894,MSB3895,MSB3895"),
         ("MSBUILDDISABLEFEATURESFROMVERSION", "read-only destination symbolic-linked to a package cache file", null, "MSB3021", string.Empty),
+        // So it is under an MSBuild before 18.8 (the msbuild-18.0 lane), which never retries access denied.
+        (BeforeAccessDeniedRetries, "read-only destination symbolic-linked to a package cache file", null, "MSB3021", string.Empty),
 
         // The single-threaded loop tries a missing source again for the second pair; the parallel loop does not.
         ("MSBUILDCOPYTASKPARALLELISM", "missing source listed twice", null, "MSB3030,MSB3030", null),
@@ -60,6 +65,7 @@ public static class VariantPins
             Environment.GetEnvironmentVariable("MSBUILDCOPYWITHOUTDELETE") == "1" ? "MSBUILDCOPYWITHOUTDELETE" : null,
             Environment.GetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM") == "1" ? "MSBUILDCOPYTASKPARALLELISM" : null,
             !string.IsNullOrEmpty(Environment.GetEnvironmentVariable("MSBUILDDISABLEFEATURESFROMVERSION")) ? "MSBUILDDISABLEFEATURESFROMVERSION" : null,
+            OlderMSBuild.Before(RunningMSBuild.AccessDeniedRetriedOffWindows) ? BeforeAccessDeniedRetries : null,
         }.OfType<string>().ToArray();
 
     /// <summary>The pins for this scenario in this process: its own, with what the process's switches change replaced.</summary>
