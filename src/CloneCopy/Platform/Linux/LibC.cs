@@ -5,7 +5,7 @@ namespace CloneCopy.Platform.Linux;
 
 /// <summary>
 /// The Linux system calls CloneCopy makes itself. Declarations only: what to do with their results
-/// lives in <see cref="LinuxFileTransfer"/> and <see cref="LinuxErrors"/>.
+/// lives in <see cref="LinuxFileTransfer"/> (its files: opening, content, metadata, <see cref="LinuxBufferedCopy"/>) and <see cref="LinuxErrors"/>.
 /// </summary>
 internal static unsafe partial class LibC
 {

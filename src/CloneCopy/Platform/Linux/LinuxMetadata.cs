@@ -1,0 +1,31 @@
+#if NET
+
+namespace CloneCopy.Platform.Linux;
+
+/// <summary>What File.Copy leaves on a copy besides its bytes: the source's mode and times.</summary>
+internal static unsafe class LinuxMetadata
+{
+    /// <summary>
+    /// Mode (rwx for user, group and other: File.Copy does not carry setuid, setgid or sticky over), then
+    /// access and last-write times: last, so only a complete file carries the source's timestamp.
+    /// The chmod is skipped when the file was created with the right mode already (the usual case: the
+    /// umask did not strip anything), which saves a metadata transaction per file on XFS and btrfs.
+    /// </summary>
+    public static void CopyFromSource(int destination, string destinationPath, in LibC.StatxBuffer sourceStat, in LibC.StatxBuffer destinationStat)
+    {
+        uint mode = sourceStat.Mode & LibC.AccessPermissionBits;
+        if ((destinationStat.Mode & LibC.PermissionBits) != mode && LibC.FChmod(destination, mode) != 0)
+        {
+            // File.Copy ignores a failed chmod too (a filesystem without modes, such as vfat).
+        }
+
+        LibC.Timespec* times = stackalloc LibC.Timespec[2];
+        times[0] = new LibC.Timespec { Seconds = sourceStat.AccessTime.Seconds, Nanoseconds = sourceStat.AccessTime.Nanoseconds };
+        times[1] = new LibC.Timespec { Seconds = sourceStat.ModificationTime.Seconds, Nanoseconds = sourceStat.ModificationTime.Nanoseconds };
+        if (LibC.FUtimens(destination, times) != 0)
+        {
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+        }
+    }
+}
+#endif
