@@ -64,6 +64,11 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "fallocate", SetLastError = true)]
     public static partial int FAllocate(int fd, int mode, long offset, long length);
 
+    public const int SEEK_SET = 0;
+
+    [LibraryImport(Library, EntryPoint = "lseek", SetLastError = true)]
+    public static partial long LSeek(int fd, long offset, int whence);
+
     [LibraryImport(Library, EntryPoint = "ftruncate", SetLastError = true)]
     public static partial int FTruncate(int fd, long length);
 

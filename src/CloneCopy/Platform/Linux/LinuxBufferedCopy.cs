@@ -1,6 +1,7 @@
 #if NET
 using System;
 using System.Buffers;
+using System.IO;
 using System.Threading;
 
 namespace CloneCopy.Platform.Linux;
@@ -13,7 +14,13 @@ internal static unsafe class LinuxBufferedCopy
 {
     private const int BufferSize = 1024 * 1024;
 
-    public static void Copy(int source, int destination, string destinationPath, long length, CancellationToken cancellationToken)
+    /// <summary>
+    /// Copies a source of known <paramref name="length"/> from <paramref name="from"/> (where a kernel copy stopped, or
+    /// 0) to its end. Returns where the destination ends: <paramref name="length"/>, or less where read() reached end of
+    /// file first. Then the destination holds what there was, as File.Copy (and so MSBuild's Copy) leaves it, cut to
+    /// that size; the caller must not give it the source's last-write time, which belongs to a file of another size.
+    /// </summary>
+    public static long Copy(ILinuxByteCalls calls, int source, int destination, string destinationPath, long from, long length, CancellationToken cancellationToken)
     {
         // Reserve the blocks first: fewer extents, and ENOSPC before we write rather than half-way.
         if (LibC.FAllocate(destination, 0, 0, length) != 0)
@@ -25,11 +32,29 @@ internal static unsafe class LinuxBufferedCopy
             }
         }
 
-        long written = ReadWriteLoop(source, destination, destinationPath, (int)Math.Min(BufferSize, Math.Max(length, 4096)), cancellationToken);
-        if (written < length)
+        if (from != 0)
         {
-            // The source shrank while we read it; drop the preallocated tail so the size is what we wrote.
-            LibC.FTruncate(destination, written);
+            // copy_file_range with explicit offsets leaves both files' positions at 0: only this rare path moves them.
+            SeekOrThrow(source, from, destinationPath);
+            SeekOrThrow(destination, from, destinationPath);
+        }
+
+        long end = from + ReadWriteLoop(calls, source, destination, destinationPath, (int)Math.Min(BufferSize, Math.Max(length - from, 4096)), cancellationToken);
+        if (end < length && LibC.FTruncate(destination, end) != 0)
+        {
+            // The preallocated tail would stay as zeros at the source's size: the one shape of wrong file that a
+            // size-and-time check cannot see. Fail instead.
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+        }
+
+        return end;
+    }
+
+    private static void SeekOrThrow(int fd, long offset, string destinationPath)
+    {
+        if (LibC.LSeek(fd, offset, LibC.SEEK_SET) != offset)
+        {
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
         }
     }
 
@@ -37,17 +62,18 @@ internal static unsafe class LinuxBufferedCopy
     /// A source whose size says nothing (0, or not a regular file): read until read() says end of file,
     /// with no preallocation, since the size is not known. Returns the bytes written.
     /// </summary>
-    public static long CopyToEndOfFile(int source, int destination, string destinationPath, CancellationToken cancellationToken) =>
-        ReadWriteLoop(source, destination, destinationPath, UnknownLengthBufferSize, cancellationToken);
+    public static long CopyToEndOfFile(ILinuxByteCalls calls, int source, int destination, string destinationPath, CancellationToken cancellationToken) =>
+        ReadWriteLoop(calls, source, destination, destinationPath, UnknownLengthBufferSize, cancellationToken);
 
     /// <summary>64 KiB: a pipe's default capacity, and small enough for the usual empty file's one read.</summary>
     private const int UnknownLengthBufferSize = 64 * 1024;
 
     /// <summary>read() and write() until read() returns 0 (end of file); returns the bytes written.</summary>
-    private static long ReadWriteLoop(int source, int destination, string destinationPath, int bufferSize, CancellationToken cancellationToken)
+    private static long ReadWriteLoop(ILinuxByteCalls calls, int source, int destination, string destinationPath, int bufferSize, CancellationToken cancellationToken)
     {
         byte[] buffer = ArrayPool<byte>.Shared.Rent(bufferSize);
         long written = 0;
+        long readTotal = 0;
         try
         {
             fixed (byte* start = buffer)
@@ -55,7 +81,7 @@ internal static unsafe class LinuxBufferedCopy
                 while (true)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
-                    nint read = LibC.Read(source, start, (nuint)buffer.Length);
+                    nint read = calls.Read(source, start, (nuint)buffer.Length);
                     if (read < 0)
                     {
                         int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
@@ -72,8 +98,8 @@ internal static unsafe class LinuxBufferedCopy
                         break;
                     }
 
-                    WriteAll(destination, destinationPath, start, read);
-                    written += read;
+                    readTotal += read;
+                    written += WriteAll(calls, destination, destinationPath, start, read);
                 }
             }
         }
@@ -82,14 +108,22 @@ internal static unsafe class LinuxBufferedCopy
             ArrayPool<byte>.Shared.Return(buffer);
         }
 
+        if (written != readTotal)
+        {
+            // Counted from write()'s answers, apart from what read() gave: if they disagree, the destination's bytes are
+            // not the source's (shifted, or a gap in the preallocated length), and it must not be finished and stamped.
+            throw new IOException($"Wrote {written} bytes of the {readTotal} read : '{destinationPath}'");
+        }
+
         return written;
     }
 
-    private static void WriteAll(int destination, string destinationPath, byte* data, nint count)
+    private static long WriteAll(ILinuxByteCalls calls, int destination, string destinationPath, byte* data, nint count)
     {
+        long total = 0;
         while (count > 0)
         {
-            nint done = LibC.Write(destination, data, (nuint)count);
+            nint done = calls.Write(destination, data, (nuint)count);
             if (done < 0)
             {
                 int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
@@ -103,7 +137,10 @@ internal static unsafe class LinuxBufferedCopy
 
             data += done;
             count -= done;
+            total += done;
         }
+
+        return total;
     }
 }
 #endif

@@ -19,7 +19,7 @@ internal sealed unsafe partial class LinuxFileTransfer
             // A size of 0 is not proof of emptiness: a /proc file says 0 and holds text, a named pipe or a
             // device says 0 and gives whatever is written to it. File.Copy reads such a source to its end, so
             // this does too. For a truly empty regular file that is one read returning 0; nothing to clone.
-            long copied = LinuxBufferedCopy.CopyToEndOfFile(source, destination, destinationPath, cancellationToken);
+            long copied = LinuxBufferedCopy.CopyToEndOfFile(_calls, source, destination, destinationPath, cancellationToken);
             return new TransferResult(TransferMethod.Copied, copied == 0 ? NotClonedReason.EmptyFile : NotClonedReason.SizeNotKnownInAdvance, copied);
         }
 
@@ -31,13 +31,16 @@ internal sealed unsafe partial class LinuxFileTransfer
             return TransferResult.Cloned(length);
         }
 
-        if (!_kernelCopyCache.IsKnownImpossible(volumes, out _) && TryKernelCopy(source, destination, destinationPath, length, volumes, cancellationToken))
+        // The kernel copy goes as far as it can; read and write carry on from there, as .NET's File.Copy and GNU cp
+        // do when copy_file_range stops early (a zero return, or an answer that means "not this way").
+        long kernelCopied = _kernelCopyCache.IsKnownImpossible(volumes, out _) ? 0 : KernelCopy(source, destination, destinationPath, length, volumes, cancellationToken);
+        if (kernelCopied == length)
         {
             return new TransferResult(TransferMethod.KernelCopied, reason, length);
         }
 
-        LinuxBufferedCopy.Copy(source, destination, destinationPath, length, cancellationToken);
-        return new TransferResult(TransferMethod.Copied, reason, length);
+        long end = LinuxBufferedCopy.Copy(_calls, source, destination, destinationPath, kernelCopied, length, cancellationToken);
+        return new TransferResult(TransferMethod.Copied, reason, end);
     }
 
     /// <summary>A clone or nothing: false for an empty source or a refusal (cached as the copy path caches it).</summary>
@@ -57,7 +60,7 @@ internal sealed unsafe partial class LinuxFileTransfer
         }
 
         _cache.CountAttempt();
-        if (LibC.Ioctl(destination, LibC.FICLONE, source) == 0)
+        if (_calls.Clone(destination, source) == 0)
         {
             return NotClonedReason.None;
         }
@@ -72,23 +75,30 @@ internal sealed unsafe partial class LinuxFileTransfer
         return failure.Reason;
     }
 
-    /// <summary>Copies in the kernel; false when copy_file_range cannot serve this pair (nothing written yet).</summary>
-    private bool TryKernelCopy(int source, int destination, string destinationPath, long length, VolumePair volumes, CancellationToken cancellationToken)
+    /// <summary>
+    /// Copies in the kernel from the start; returns how far it got: <paramref name="length"/>, or less where
+    /// copy_file_range stopped being a way to copy this file. A zero return before the known size is such a stop, as
+    /// .NET's File.Copy and GNU cp read it (procfs and sysfs on kernels 5.3-5.18, some FUSE and network
+    /// filesystems), not the end of the source: if the source did shrink, the read that follows finds its end. So is
+    /// an errno that means "unavailable here" (<see cref="LinuxErrors.KernelCopyUnavailable"/>), at any offset. Any other
+    /// errno is this attempt failing, and is thrown.
+    /// </summary>
+    private long KernelCopy(int source, int destination, string destinationPath, long length, VolumePair volumes, CancellationToken cancellationToken)
     {
         long sourceOffset = 0;
         long destinationOffset = 0;
         while (sourceOffset < length)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            nint copied = LibC.CopyFileRange(source, &sourceOffset, destination, &destinationOffset, (nuint)Math.Min(KernelCopyChunk, length - sourceOffset), 0);
+            nint copied = _calls.CopyFileRange(source, &sourceOffset, destination, &destinationOffset, (nuint)Math.Min(KernelCopyChunk, length - sourceOffset));
             if (copied > 0)
             {
-                continue;
+                continue; // a short transfer too: the kernel advanced both offsets by what it moved
             }
 
             if (copied == 0)
             {
-                break; // the source shrank under us: keep what the kernel gave, as a read loop would
+                return sourceOffset;
             }
 
             int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
@@ -97,20 +107,21 @@ internal sealed unsafe partial class LinuxFileTransfer
                 continue;
             }
 
-            if (sourceOffset == 0 && LinuxErrors.KernelCopyUnavailable(errno))
+            if (!LinuxErrors.KernelCopyUnavailable(errno))
             {
-                if (errno is LinuxErrors.EXDEV or LinuxErrors.EOPNOTSUPP or LinuxErrors.ENOSYS)
-                {
-                    _kernelCopyCache.RememberImpossible(volumes, NotClonedReason.FilesystemCannotClone);
-                }
-
-                return false;
+                throw LinuxErrors.ToException(errno, destinationPath);
             }
 
-            throw LinuxErrors.ToException(errno, destinationPath);
+            if (sourceOffset == 0 && errno is LinuxErrors.EXDEV or LinuxErrors.EOPNOTSUPP or LinuxErrors.ENOSYS)
+            {
+                // Only a refusal before any byte moved speaks for the pair of filesystems.
+                _kernelCopyCache.RememberImpossible(volumes, NotClonedReason.FilesystemCannotClone);
+            }
+
+            return sourceOffset;
         }
 
-        return true;
+        return sourceOffset;
     }
 }
 #endif

@@ -146,7 +146,10 @@ internal sealed unsafe partial class LinuxFileTransfer
                 result = TransferContent(source, in sourceStat, destination, in destinationStat, destinationPath, cancellationToken);
             }
 
-            LinuxMetadata.CopyFromSource(destination, destinationPath, in sourceStat, in destinationStat);
+            // A source that ended before the size its statx gave (read() found its end first) was copied as far as it
+            // went, as File.Copy copies it; its times belong to a file of another size, so the copy keeps its own.
+            bool whole = result.Bytes >= (long)sourceStat.Size || !sourceStat.IsRegularFile;
+            LinuxMetadata.CopyFromSource(destination, destinationPath, in sourceStat, in destinationStat, stampTimes: whole);
             return true;
         }
         catch

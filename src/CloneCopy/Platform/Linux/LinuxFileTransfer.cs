@@ -19,7 +19,14 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
     private readonly object _buildLock = new();
     private object? _build;
 
-    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache) => _cache = cache;
+    /// <summary>The calls that move bytes: the C library's, or a test's that fails some of them on purpose.</summary>
+    private readonly ILinuxByteCalls _calls;
+
+    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, ILinuxByteCalls? calls = null)
+    {
+        _cache = cache;
+        _calls = calls ?? LibCByteCalls.Instance;
+    }
 
     /// <summary>A new build forgets the verdicts per pair of devices: a filesystem may have been remounted since.</summary>
     public void UseVerdictsOf(object build)

@@ -11,12 +11,18 @@ internal static unsafe class LinuxMetadata
     /// The chmod is skipped when the file was created with the right mode already (the usual case: the
     /// umask did not strip anything), which saves a metadata transaction per file on XFS and btrfs.
     /// </summary>
-    public static void CopyFromSource(int destination, string destinationPath, in LibC.StatxBuffer sourceStat, in LibC.StatxBuffer destinationStat)
+    /// <param name="stampTimes">False for a copy shorter than the source's size said: it keeps the time it was written at.</param>
+    public static void CopyFromSource(int destination, string destinationPath, in LibC.StatxBuffer sourceStat, in LibC.StatxBuffer destinationStat, bool stampTimes)
     {
         uint mode = sourceStat.Mode & LibC.AccessPermissionBits;
         if ((destinationStat.Mode & LibC.PermissionBits) != mode && LibC.FChmod(destination, mode) != 0)
         {
             // File.Copy ignores a failed chmod too (a filesystem without modes, such as vfat).
+        }
+
+        if (!stampTimes)
+        {
+            return;
         }
 
         LibC.Timespec* times = stackalloc LibC.Timespec[2];
