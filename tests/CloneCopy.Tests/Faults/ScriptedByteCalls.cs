@@ -20,6 +20,9 @@ internal sealed unsafe class ScriptedByteCalls : ILinuxByteCalls
 
     public Fault? WriteFault { get; init; }
 
+    /// <summary>copy_file_range fails with this errno whenever it is asked to start at or past the offset: a bad region of the disk, met again by every attempt.</summary>
+    public (long Offset, int Errno)? CopyFileRangeFailsFrom { get; init; }
+
     /// <summary>The most one copy_file_range moves: smaller than the file, so a fault can land half-way.</summary>
     public long CopyFileRangeMost { get; init; } = long.MaxValue;
 
@@ -47,6 +50,12 @@ internal sealed unsafe class ScriptedByteCalls : ILinuxByteCalls
     public nint CopyFileRange(int source, long* sourceOffset, int destination, long* destinationOffset, nuint length)
     {
         int n = Interlocked.Increment(ref _copyFileRanges);
+        if (CopyFileRangeFailsFrom is var (offset, errno) && *sourceOffset >= offset)
+        {
+            Marshal.SetLastPInvokeError(errno);
+            return -1;
+        }
+
         return CopyFileRangeFault?.Answer(n) is nint answer
             ? answer
             : LibCByteCalls.Instance.CopyFileRange(source, sourceOffset, destination, destinationOffset, (nuint)Math.Min((long)length, CopyFileRangeMost));

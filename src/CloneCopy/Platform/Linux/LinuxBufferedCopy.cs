@@ -28,7 +28,7 @@ internal static unsafe class LinuxBufferedCopy
             int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
             if (errno is LinuxErrors.ENOSPC or LinuxErrors.EDQUOT or LinuxErrors.EIO)
             {
-                throw LinuxErrors.ToException(errno, destinationPath);
+                throw LinuxErrors.ToException(errno, path: null);
             }
         }
 
@@ -44,7 +44,7 @@ internal static unsafe class LinuxBufferedCopy
         {
             // The preallocated tail would stay as zeros at the source's size: the one shape of wrong file that a
             // size-and-time check cannot see. Fail instead.
-            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path: null);
         }
 
         return end;
@@ -54,7 +54,7 @@ internal static unsafe class LinuxBufferedCopy
     {
         if (LibC.LSeek(fd, offset, LibC.SEEK_SET) != offset)
         {
-            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path: null);
         }
     }
 
@@ -90,7 +90,7 @@ internal static unsafe class LinuxBufferedCopy
                             continue;
                         }
 
-                        throw LinuxErrors.ToException(errno, destinationPath);
+                        throw LinuxErrors.ToException(errno, path: null);
                     }
 
                     if (read == 0)
@@ -132,7 +132,7 @@ internal static unsafe class LinuxBufferedCopy
                     continue;
                 }
 
-                throw LinuxErrors.ToException(errno, destinationPath);
+                throw LinuxErrors.ToException(errno, path: null);
             }
 
             data += done;

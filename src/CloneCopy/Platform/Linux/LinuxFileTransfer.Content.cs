@@ -66,7 +66,7 @@ internal sealed unsafe partial class LinuxFileTransfer
         }
 
         int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
-        CloneAttempt failure = LinuxErrors.ClassifyCloneError(errno) ?? throw LinuxErrors.ToException(errno, destinationPath);
+        CloneAttempt failure = LinuxErrors.ClassifyCloneError(errno);
         if (failure.Kind == CloneAttemptKind.ImpossibleHere)
         {
             _cache.RememberImpossible(volumes, failure.Reason);
@@ -80,8 +80,9 @@ internal sealed unsafe partial class LinuxFileTransfer
     /// copy_file_range stopped being a way to copy this file. A zero return before the known size is such a stop, as
     /// .NET's File.Copy and GNU cp read it (procfs and sysfs on kernels 5.3-5.18, some FUSE and network
     /// filesystems), not the end of the source: if the source did shrink, the read that follows finds its end. So is
-    /// an errno that means "unavailable here" (<see cref="LinuxErrors.KernelCopyUnavailable"/>), at any offset. Any other
-    /// errno is this attempt failing, and is thrown.
+    /// any errno before the first byte moved (as in File.Copy, which MSBuild's Copy calls: the fault lane saw it copy
+    /// with read and write after copy_file_range's EIO and ENOSPC), and half-way an errno that means "unavailable here"
+    /// (<see cref="LinuxErrors.KernelCopyUnavailable"/>). Any other errno half-way is this attempt failing, and is thrown.
     /// </summary>
     private long KernelCopy(int source, int destination, string destinationPath, long length, VolumePair volumes, CancellationToken cancellationToken)
     {
@@ -107,9 +108,9 @@ internal sealed unsafe partial class LinuxFileTransfer
                 continue;
             }
 
-            if (!LinuxErrors.KernelCopyUnavailable(errno))
+            if (sourceOffset != 0 && !LinuxErrors.KernelCopyUnavailable(errno))
             {
-                throw LinuxErrors.ToException(errno, destinationPath);
+                throw LinuxErrors.ToException(errno, path: null);
             }
 
             if (sourceOffset == 0 && errno is LinuxErrors.EXDEV or LinuxErrors.EOPNOTSUPP or LinuxErrors.ENOSYS)

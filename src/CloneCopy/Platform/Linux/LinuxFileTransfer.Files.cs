@@ -191,7 +191,7 @@ internal sealed unsafe partial class LinuxFileTransfer
 
             if (fd >= 0 || Marshal.GetLastPInvokeError() != LinuxErrors.EEXIST)
             {
-                return fd >= 0 ? fd : throw LinuxErrors.ToException(Marshal.GetLastPInvokeError(), path);
+                return fd >= 0 ? fd : throw OpenFailure(Marshal.GetLastPInvokeError(), path);
             }
         }
 
@@ -209,11 +209,15 @@ internal sealed unsafe partial class LinuxFileTransfer
 
         if (fd < 0)
         {
-            throw LinuxErrors.ToException(Marshal.GetLastPInvokeError(), path);
+            throw OpenFailure(Marshal.GetLastPInvokeError(), path);
         }
 
         return fd;
     }
+
+    /// <summary>A failed open as .NET reports it: for ENOENT it blames the folder where the folder is missing too.</summary>
+    private static Exception OpenFailure(int errno, string path) =>
+        LinuxErrors.ToException(errno, path, inMissingFolder: errno == LinuxErrors.ENOENT && !System.IO.Directory.Exists(System.IO.Path.GetDirectoryName(path)));
 
     private static void StatOrThrow(int fd, string path, out LibC.StatxBuffer buffer)
     {

@@ -1,5 +1,6 @@
 #if NET
 using System;
+using System.IO;
 using System.Threading;
 using CloneCopy.Engine;
 using CloneCopy.Platform.Unix;
@@ -70,7 +71,7 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
             TryTransferOwnWay(sourcePath, destinationPath, ref destinationTouched, cloneOnly: false, cancellationToken, out TransferResult result);
             return result;
         }
-        catch (Exception e) when (e is not OperationCanceledException)
+        catch (Exception e) when (!IsAnAttemptThatFailed(e))
         {
             return DotNetCopy.AfterFailure(sourcePath, destinationPath, destinationTouched);
         }
@@ -86,11 +87,21 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
             TransferFrom(opened.Descriptor, in opened.Stat, opened.Path, destinationPath, destinationAbsent, opened.TakeCreatedDestination(destinationPath), ref destinationTouched, cloneOnly: false, cancellationToken, out TransferResult result);
             return result;
         }
-        catch (Exception e) when (e is not OperationCanceledException)
+        catch (Exception e) when (!IsAnAttemptThatFailed(e))
         {
             return DotNetCopy.AfterFailure(opened.Path, destinationPath, destinationTouched);
         }
     }
+
+    /// <summary>
+    /// True for an error a system call answered (thrown as the exception .NET's File.Copy throws for it, with the
+    /// half-made destination already removed): this attempt failed, as File.Copy's would have at the same step, so it
+    /// goes to MSBuild's retries, their MSB3026 warnings and the MSB3027/MSB3021 errors, and is not handed to
+    /// File.Copy for one more attempt that Retries does not count and the log does not show. "Unavailable here"
+    /// answers never get this far: the chain falls back inside (docs/how-it-works.md, "Which errors fall back").
+    /// Anything else (a C library without a call, a fault of ours) is not the disk speaking: File.Copy copies instead.
+    /// </summary>
+    private static bool IsAnAttemptThatFailed(Exception e) => e is OperationCanceledException or IOException or UnauthorizedAccessException;
 
     public bool TryCloneOnly(string sourcePath, string destinationPath, CancellationToken cancellationToken, out TransferResult result)
     {

@@ -30,7 +30,7 @@ internal static unsafe class LinuxMetadata
         times[1] = new LibC.Timespec { Seconds = sourceStat.ModificationTime.Seconds, Nanoseconds = sourceStat.ModificationTime.Nanoseconds };
         if (LibC.FUtimens(destination, times) != 0)
         {
-            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), destinationPath);
+            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path: null);
         }
     }
 }
