@@ -8,6 +8,7 @@ namespace CloneCopy.Tests;
 /// The test binary's entry point: xunit.v3's own (as it generates it), plus one option for the scripts.
 /// <c>--escape-hatch-lanes</c> prints the escape-hatch lanes' table (<see cref="EscapeHatchLanes"/>), so that
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
+/// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
 {
@@ -21,6 +22,16 @@ internal static class Program
             }
 
             return 0;
+        }
+
+        if (args is ["--fault-copy", string task, string retries, string folder, .. string[] sources])
+        {
+            return Faults.FaultLaneDriver.Copy(task, int.Parse(retries, System.Globalization.CultureInfo.InvariantCulture), folder, sources);
+        }
+
+        if (args is ["--fault-check", string root])
+        {
+            return Faults.FaultLaneDriver.Check(root);
         }
 
         if (args.Any(arg => arg is "--server" or "--internal-msbuild-node"))
