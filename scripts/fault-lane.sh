@@ -75,6 +75,7 @@ matrix=(
   "xfs dst ioctl:error=EINVAL"
   "xfs dst ioctl:error=EPERM"
   "xfs dst utimensat:error=EIO"
+  "xfs dst utimensat:error=EPERM"
   "ext4 src copy_file_range:error=EIO"
   "ext4 src copy_file_range:error=ENOSPC"
   "ext4 src copy_file_range:error=EXDEV"
@@ -94,7 +95,7 @@ if [[ "${CLONECOPY_FAULTS:-}" == "full" ]]; then
     matrix+=("xfs src openat:error=$errno$once" "xfs dst ioctl:error=$errno$once" "ext4 src copy_file_range:error=$errno$once"
       "ext4 src read:error=$errno$once $refuse_kernel_copy" "ext4 dst write:error=$errno$once $refuse_kernel_copy")
   done
-  matrix+=("xfs dst openat:error=EIO" "xfs dst openat:error=EACCES" "xfs dst utimensat:error=EPERM" "ext4 dst close:error=EIO"
+  matrix+=("xfs dst openat:error=EIO" "xfs dst openat:error=EACCES" "ext4 dst close:error=EIO"
     "ext4 src read:error=EIO:when=3 $refuse_kernel_copy" "ext4 dst write:error=EIO:when=3 $refuse_kernel_copy")
   variants=("when=1 0" "when=1 2" "when=1+ 0" "when=1+ 2")
 else
