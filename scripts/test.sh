@@ -7,6 +7,7 @@
 #                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
 #   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
 #   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows;
+#   faults       injected system-call faults (strace), MSBuild's Copy against CloneCopy's (scripts/fault-lane.sh);
 #   build-compare the clonecopy-compare tool's tests, and one comparison of samples/Repository checked end to end;
 #   release      both packages checked as a user meets them (scripts/check-release.sh, as the release stage does).
 # Under CI=true a lane that cannot run is a failure, never a skip.
@@ -50,6 +51,11 @@ if [[ $(id -u) -eq 0 ]]; then
 elif [[ "${CI:-}" == "true" ]]; then
   lines+=("unprivileged and variant differential lanes: need root"); status=1
 fi
+
+# Injected system-call faults, MSBuild's Copy against CloneCopy's (scripts/fault-lane.sh; needs root and strace).
+bash scripts/fault-lane.sh > "$out" || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
 
 bash scripts/wine-lane.sh > "$out" || status=1
 lines+=("$(tail -1 "$out")")

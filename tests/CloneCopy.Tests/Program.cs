@@ -10,6 +10,7 @@ namespace CloneCopy.Tests;
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
 /// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
 /// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names.
+/// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
 {
@@ -29,6 +30,16 @@ internal static class Program
         {
             Console.WriteLine(RunningMSBuild.Current);
             return 0;
+        }
+
+        if (args is ["--fault-copy", string task, string retries, string folder, .. string[] sources])
+        {
+            return Faults.FaultLaneDriver.Copy(task, int.Parse(retries, System.Globalization.CultureInfo.InvariantCulture), folder, sources);
+        }
+
+        if (args is ["--fault-check", string root])
+        {
+            return Faults.FaultLaneDriver.Check(root);
         }
 
         if (args.Any(arg => arg is "--server" or "--internal-msbuild-node"))

@@ -4,11 +4,13 @@ using System.IO;
 namespace CloneCopy.Engine;
 
 /// <summary>
-/// What the engine does when its own system calls fail: it hands the same copy to .NET's File.Copy, which
-/// is what MSBuild's Copy calls. If File.Copy fails too, its exception is the one the user sees, with
-/// .NET's exact type and words (MSB3021 and MSB3026 quote them, and tools match on them); if it succeeds,
-/// the file is copied as MSBuild's Copy would have copied it, so an odd failure of ours never fails a build
-/// that MSBuild's Copy would have passed.
+/// What the engine does when its own way of copying fails in a way that is not the disk speaking (on Linux: a C
+/// library without a call, an unexpected exception; on Windows and macOS also a cloner's I/O error): it hands the
+/// same copy to .NET's File.Copy, which is what MSBuild's Copy calls. On Linux an errno that fails the attempt
+/// is thrown as .NET's exception instead, for MSBuild's retries (docs/how-it-works.md). If File.Copy fails too,
+/// its exception is the one the user sees, with .NET's exact type and words (MSB3021 and MSB3026 quote them, and
+/// tools match on them); if it succeeds, the file is copied as MSBuild's Copy would have copied it, so an odd
+/// failure of ours never fails a build that MSBuild's Copy would have passed.
 /// </summary>
 internal static class DotNetCopy
 {

@@ -5,7 +5,7 @@ namespace CloneCopy.Platform.Linux;
 
 /// <summary>
 /// The Linux system calls CloneCopy makes itself. Declarations only: what to do with their results
-/// lives in <see cref="LinuxFileTransfer"/> and <see cref="LinuxErrors"/>.
+/// lives in <see cref="LinuxFileTransfer"/> (its files: opening, content, metadata, <see cref="LinuxBufferedCopy"/>) and <see cref="LinuxErrors"/>.
 /// </summary>
 internal static unsafe partial class LibC
 {
@@ -63,6 +63,11 @@ internal static unsafe partial class LibC
 
     [LibraryImport(Library, EntryPoint = "fallocate", SetLastError = true)]
     public static partial int FAllocate(int fd, int mode, long offset, long length);
+
+    public const int SEEK_SET = 0;
+
+    [LibraryImport(Library, EntryPoint = "lseek", SetLastError = true)]
+    public static partial long LSeek(int fd, long offset, int whence);
 
     [LibraryImport(Library, EntryPoint = "ftruncate", SetLastError = true)]
     public static partial int FTruncate(int fd, long length);

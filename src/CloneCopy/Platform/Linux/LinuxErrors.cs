@@ -20,6 +20,7 @@ internal static class LinuxErrors
     public const int EEXIST = 17;
     public const int EXDEV = 18;
     public const int ENOTDIR = 20;
+    public const int EISDIR = 21;
     public const int EINVAL = 22;
     public const int ENOTTY = 25;
     public const int ETXTBSY = 26;
@@ -31,36 +32,57 @@ internal static class LinuxErrors
     public const int EDQUOT = 122;
 
     /// <summary>
-    /// Classifies a failed FICLONE the way coreutils' cp does: only EIO, ENOMEM, ENOSPC and EDQUOT are real
-    /// errors; everything else means "copy the data instead". Of those, only answers that hold for the
+    /// Classifies a failed FICLONE. Every answer means "copy the data instead", as for .NET's File.Copy, which MSBuild's
+    /// Copy calls (the fault lane saw it copy and pass after FICLONE's EIO and ENOSPC): an I/O error or a full disk then
+    /// meets the copy, which fails this attempt with its own error if the fault is real. Only answers that hold for the
     /// whole pair of filesystems are worth caching.
     /// </summary>
-    /// <returns>The attempt to report, or null for a real error the caller must throw.</returns>
-    public static CloneAttempt? ClassifyCloneError(int errno) => errno switch
+    public static CloneAttempt ClassifyCloneError(int errno) => errno switch
     {
-        EIO or ENOMEM or ENOSPC or EDQUOT => null,
         EXDEV => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, "EXDEV"),
         EOPNOTSUPP or ENOTTY or ENOSYS => CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, $"errno {errno}"),
-        // EINVAL (btrfs NOCOW vs COW, unaligned sizes), EPERM (immutable), EAGAIN (ZFS dirty blocks),
-        // ETXTBSY (swap file), EBADF and anything unknown: this file, this moment. Fall back, remember nothing.
+        // EINVAL (btrfs NOCOW vs COW, unaligned sizes), EPERM (immutable), EAGAIN (ZFS dirty blocks), ETXTBSY (swap
+        // file), EBADF, EIO, ENOSPC, EDQUOT, ENOMEM and anything unknown: this file, this moment. Fall back, remember nothing.
         _ => CloneAttempt.NotNow($"errno {errno}"),
     };
 
-    /// <summary>True when copy_file_range cannot serve this pair at all and a buffered copy should run.</summary>
+    /// <summary>
+    /// True when copy_file_range cannot serve this file from here on and read/write should carry on where it stopped.
+    /// Before any byte has moved every errno falls back, as in File.Copy; half-way only these do, and any other errno
+    /// (EIO, ENOSPC...) is this attempt failing.
+    /// </summary>
     public static bool KernelCopyUnavailable(int errno) =>
         errno is EXDEV or EOPNOTSUPP or ENOSYS or EINVAL or EBADF or EPERM or ENOTTY or EAGAIN or ETXTBSY;
 
-    /// <summary>Builds the exception File.Copy would have thrown for this errno, with a readable message.</summary>
-    public static Exception ToException(int errno, string path)
+    /// <summary>
+    /// The exception .NET's File.Copy throws for this errno, with its type, words and HResult (MSB3021 and MSB3026
+    /// quote the words; MSBuild's retry rule reads the HResult of "access denied"): the errnos .NET names in its own
+    /// words, and for the rest the C library's text, followed by the path where .NET gives one.
+    /// </summary>
+    /// <param name="path">The path .NET names: the file it opened or truncated; null for a failure inside its copy of
+    /// the content (clone, kernel copy, read, write, times), which .NET reports without a path.</param>
+    /// <param name="inMissingFolder">For ENOENT: the file's folder is missing too (.NET then blames the path, not the file).</param>
+    public static Exception ToException(int errno, string? path, bool inMissingFolder = false)
     {
-        string message = $"{Marshal.GetPInvokeErrorMessage(errno)} : '{path}'";
+        bool named = !string.IsNullOrEmpty(path);
         return errno switch
         {
-            ENOENT => new FileNotFoundException(message, path),
-            EACCES or EPERM or EROFS => new UnauthorizedAccessException(message),
-            ENAMETOOLONG => new PathTooLongException(message),
-            _ => new IOException(message, errno),
+            ENOENT when inMissingFolder => PartOfPathNotFound(path),
+            ENOTDIR => PartOfPathNotFound(path), // a file where the path needs a folder ("a.txt/"), in .NET's words
+            ENOENT => named ? new FileNotFoundException($"Could not find file '{path}'.", path) : new FileNotFoundException("Unable to find the specified file."),
+            // .NET reads a directory where a file was to be opened (EISDIR) as access denied, and keeps the C library's
+            // words as the inner exception, which MSB3894 prints (MSBUILDALWAYSRETRY).
+            EACCES or EBADF or EPERM or EISDIR => new UnauthorizedAccessException(
+                named ? $"Access to the path '{path}' is denied." : "Access to the path is denied.",
+                new IOException(Marshal.GetPInvokeErrorMessage(errno == EISDIR ? EACCES : errno), errno == EISDIR ? EACCES : errno)),
+            ENAMETOOLONG => new PathTooLongException(named ? $"The path '{path}' is too long, or a component of the specified path is too long." : "The specified file name or path is too long, or a component of the specified path is too long."),
+            EAGAIN => new IOException(named ? $"The process cannot access the file '{path}' because it is being used by another process." : "The process cannot access the file because it is being used by another process.", errno),
+            EEXIST => new IOException(named ? $"The file '{path}' already exists." : "The file already exists.", errno),
+            _ => new IOException(named ? $"{Marshal.GetPInvokeErrorMessage(errno)} : '{path}'" : Marshal.GetPInvokeErrorMessage(errno), errno),
         };
     }
+
+    private static DirectoryNotFoundException PartOfPathNotFound(string? path) =>
+        new(string.IsNullOrEmpty(path) ? "Could not find a part of the path." : $"Could not find a part of the path '{path}'.");
 }
 #endif
