@@ -70,6 +70,33 @@ public sealed class RequireClonesGuardTests
         Assert.Empty(engine.Recorded.Warnings);
     }
 
+    /// <summary>
+    /// An empty file has no blocks to share: XFS copies it (nothing to clone), and almost every build copies one (an
+    /// empty resource, a marker file). Counted against the guard, CloneCopyRequireClones=error would fail such a
+    /// build on a filesystem where everything that can be cloned was (issue 38).
+    /// </summary>
+    [FilesystemFact]
+    public void Empty_files_copied_on_XFS_do_not_fail_the_guard()
+    {
+        string project = _filesystems.NewDirectory(FilesystemKind.Xfs, "project");
+        string own = TestFiles.Write(Path.Combine(project, "obj", "App.dll"), 70_000, seed: 10);
+        string empty = TestFiles.Write(Path.Combine(project, "obj", "marker.txt"), 0, seed: 11);
+        string output = Path.Combine(project, "bin");
+        var engine = new ProjectBuildEngine();
+
+        Assert.True(Copy(engine, [own, empty], output));
+        bool passed = Summarise(engine, "error", nugetPackageRoot: null);
+
+        string log = engine.Recorded.Describe();
+        Assert.True(passed, log);
+        Assert.Empty(engine.Recorded.Errors);
+        Assert.Empty(engine.Recorded.Warnings);
+        // The empty file really was copied (not skipped) and said so, the other cloned: the guard saw both.
+        Assert.Equal(0, new FileInfo(Path.Combine(output, "marker.txt")).Length);
+        Assert.Contains("1 copied (empty file: 1)", log);
+        Assert.True(ExtentMap.SharesAllExtents(own, Path.Combine(output, "App.dll"), out string extents), extents);
+    }
+
     [FilesystemFact]
     public void The_warning_mode_warns_with_CLC005_and_passes_where_files_are_really_copied()
     {

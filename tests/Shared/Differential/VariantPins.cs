@@ -24,6 +24,7 @@ public static class VariantPins
         ("MSBUILDCOPYWITHOUTDELETE", "copy onto a hard link of itself", false, "MSB3021,MSB3027", TenRetries),
         ("MSBUILDCOPYWITHOUTDELETE", "destination is a symbolic link to the source", false, "MSB3021,MSB3027", TenRetries),
         ("MSBUILDCOPYWITHOUTDELETE", "hard link across to an existing hard link of the source", false, "MSB3021,MSB3027", TenRetries),
+        ("MSBUILDCOPYWITHOUTDELETE", "destination is a hard link of the source by the same name in another folder", false, "MSB3021,MSB3027", TenRetries),
 
         // Every failed attempt is retried, and each retry of an exception MSBuild would not retry says MSB3894 first.
         ("MSBUILDALWAYSRETRY", "destination parent is a file, with retries", null, null, "MSB3026,MSB3026,MSB3894,MSB3894,MSB3894"),
