@@ -1,0 +1,65 @@
+using System.Runtime.CompilerServices;
+using System.Threading;
+using CloneCopy.Engine;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>The CopyFile question: whether Windows' CopyFile clones on a volume, learnt once per volume per build from one file.</summary>
+internal sealed partial class WindowsBlockCloner
+{
+    /// <summary>
+    /// Whether CopyFile clones on this volume, learnt from this file, whose copy MSBuild's Copy would have made with it
+    /// anyway: CopyFileW writes the real destination (nothing else is written, so a killed node leaves only what
+    /// MSBuild's Copy would have), and the first clusters of source and copy are compared
+    /// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT, MS-FSCC 2.3.34: LCNs, not reference counts, which ReFS updates late).
+    /// Shared: CopyFile clones here, and this file is its clone (Cloned). Not shared, or no answer: CloneCopy clones on
+    /// this volume for the rest of the build, and the copy is deleted through its handle (null: clone it as any
+    /// file). CopyFile refused (the destination exists, access denied): undecided, another file will tell.
+    /// </summary>
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int> copyFile)
+    {
+        int error = _calls.CopyFile(source, destination);
+        if (error != 0)
+        {
+            Volatile.Write(ref copyFile.Value, CopyFileUnknown);
+            return Failed(error, destination, out CloneAttempt refused) ? refused : null;
+        }
+
+        if (_calls.CreateFile(destination, Win32.GenericRead | Win32.Delete, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
+        {
+            Volatile.Write(ref copyFile.Value, CopyFileCopies);
+            _calls.DeleteFile(destination);
+            return null;
+        }
+
+        bool clones = false, marked = false;
+        try
+        {
+            clones = FirstClusterOf(from) is long lcn && lcn == FirstClusterOf(copy);
+            Volatile.Write(ref copyFile.Value, clones ? CopyFileClones : CopyFileCopies);
+            marked = !clones && MarkForDeletion(copy, volume);
+        }
+        finally
+        {
+            _calls.CloseHandle(copy);
+            if (!clones && !marked)
+            {
+                _calls.DeleteFile(destination);
+            }
+        }
+
+        return clones ? CloneAttempt.Cloned : null;
+    }
+
+    /// <summary>
+    /// The LCN of a file's first extent, or null where that says nothing: no clusters (ERROR_HANDLE_EOF; data resident
+    /// in the file record, ASSUMED A11 not to happen on ReFS), an unallocated first extent (-1), or LCN 0, which holds the
+    /// volume's boot sector and is Wine's answer for every file.
+    /// </summary>
+    private long? FirstClusterOf(SafeFileHandle file)
+    {
+        int error = _calls.GetExtents(file, 1, out Win32Extent[] extents);
+        return (error == 0 || error == Win32.ErrorMoreData) && extents.Length > 0 && extents[0].Lcn > 0 ? extents[0].Lcn : null;
+    }
+}
