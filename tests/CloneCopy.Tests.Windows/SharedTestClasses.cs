@@ -32,4 +32,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class CopyFileVerdictTests : CopyFileVerdictCases;
 
     public sealed class LongPathTests : LongPathCases;
+
+    public sealed class AlternateStreamTests : AlternateStreamCases;
 }

@@ -45,4 +45,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class LongPathTests : LongPathCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class AlternateStreamTests : AlternateStreamCases;
 }

@@ -77,6 +77,12 @@ internal enum NotClonedReason
     /// so the platform's copy ran.
     /// </summary>
     IntegrityStreamsDiffer,
+
+    /// <summary>
+    /// Windows: the source or destination path names an alternate data stream ("a.dll:s", "a.dll::$DATA"). Cloning into
+    /// a stream has crashed a Dev Drive build (microsoft/CopyOnWrite #24), so such a file is left to CopyFile.
+    /// </summary>
+    NamesAStream,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

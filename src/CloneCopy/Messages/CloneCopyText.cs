@@ -53,6 +53,8 @@ internal static class CloneCopyText
 
     public static string ReasonIntegrityStreamsDiffer => Get(nameof(ReasonIntegrityStreamsDiffer));
 
+    public static string ReasonNamesAStream => Get(nameof(ReasonNamesAStream));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

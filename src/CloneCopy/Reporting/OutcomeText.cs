@@ -27,6 +27,7 @@ internal static class OutcomeText
         NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
         NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
         NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
+        NotClonedReason.NamesAStream => CloneCopyText.ReasonNamesAStream,
         _ => CloneCopyText.ReasonNone,
     };
 }

@@ -161,6 +161,12 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     private CloneAttempt CloneFile(string source, string destination, bool mayLeaveToCopyFile, CancellationToken cancellation)
     {
+        // A stream on either side goes to CopyFile before anything is opened or asked (StreamPaths says why).
+        if (StreamPaths.NamesAStream(source) || StreamPaths.NamesAStream(destination))
+        {
+            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.NamesAStream, $"'{(StreamPaths.NamesAStream(destination) ? destination : source)}' names an alternate data stream, which is never block-cloned");
+        }
+
         string volumeKey = Volumes.KeyOf(destination);
         VolumeCapability volume = Volumes.CapabilityOf(volumeKey);
         if (!volume.CanBlockClone)
