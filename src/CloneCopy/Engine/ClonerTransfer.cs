@@ -88,6 +88,11 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             return TransferResult.Cloned(length);
         }
 
+        if (reason == NotClonedReason.CopyFileCopiedWhenAsked)
+        {
+            return new TransferResult(TransferMethod.Copied, reason, length); // the platform's copy is already made: keep it
+        }
+
         cancellationToken.ThrowIfCancellationRequested();
         File.Copy(sourcePath, destinationPath, overwrite: true);
         if (reason == NotClonedReason.LinkLimit && _cloner.Value is ISeedingCloner seeding)

@@ -83,6 +83,12 @@ internal enum NotClonedReason
     /// a stream has crashed a Dev Drive build (microsoft/CopyOnWrite #24), so such a file is left to CopyFile.
     /// </summary>
     NamesAStream,
+
+    /// <summary>
+    /// Windows: this file answered whether CopyFile clones on its volume: CopyFile wrote it and did not clone. Its copy
+    /// is a correct copy, the one MSBuild's Copy would have made, and is kept; later files there are cloned by CloneCopy.
+    /// </summary>
+    CopyFileCopiedWhenAsked,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

@@ -55,6 +55,8 @@ internal static class CloneCopyText
 
     public static string ReasonNamesAStream => Get(nameof(ReasonNamesAStream));
 
+    public static string ReasonCopyFileCopiedWhenAsked => Get(nameof(ReasonCopyFileCopiedWhenAsked));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

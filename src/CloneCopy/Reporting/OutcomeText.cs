@@ -28,6 +28,7 @@ internal static class OutcomeText
         NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
         NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
         NotClonedReason.NamesAStream => CloneCopyText.ReasonNamesAStream,
+        NotClonedReason.CopyFileCopiedWhenAsked => CloneCopyText.ReasonCopyFileCopiedWhenAsked,
         _ => CloneCopyText.ReasonNone,
     };
 }

@@ -11,13 +11,15 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>
     /// Whether CopyFile clones on this volume, learnt from this file, whose copy MSBuild's Copy would have made with it
     /// anyway: CopyFileW writes the real destination (nothing else is written, so a killed node leaves only what
-    /// MSBuild's Copy would have), and the first clusters of source and copy are compared
-    /// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT, MS-FSCC 2.3.34: LCNs, not reference counts, which ReFS updates late).
-    /// Shared: CopyFile clones here, and this file is its clone (Cloned). Not shared, or no answer: CloneCopy clones on
-    /// this volume for the rest of the build, and the copy is deleted through its handle (null: clone it as any
-    /// file). CopyFile refused (the destination exists, access denied): undecided, another file will tell.
+    /// MSBuild's Copy would have), and the first clusters of source and copy are compared (FSCTL_GET_RETRIEVAL_POINTERS:
+    /// LCNs, not reference counts, which ReFS updates late). Shared: CopyFile clones here, and this file is its clone
+    /// (Cloned). Not shared, or no answer: CloneCopy clones on this volume for the rest of the build, and CopyFile's
+    /// copy, a correct copy, is kept (<see cref="NotClonedReason.CopyFileCopiedWhenAsked"/>): deleting it could leave
+    /// the name delete-pending behind a scanner on a volume without POSIX delete, and buys nothing. CopyFile refused
+    /// (the destination exists, access denied): undecided, another file will tell, and this one is copied as any
+    /// refused file (null only where nothing was written).
     /// </summary>
-    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int> copyFile)
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, StrongBox<int> copyFile)
     {
         int error = _calls.CopyFile(source, destination);
         if (error != 0)
@@ -26,30 +28,25 @@ internal sealed partial class WindowsBlockCloner
             return Failed(error, destination, out CloneAttempt refused) ? refused : null;
         }
 
-        if (_calls.CreateFile(destination, Win32.GenericRead | Win32.Delete, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
+        // Read access for the extents only (FSCTL_GET_RETRIEVAL_POINTERS), sharing everything: a scanner may hold it.
+        if (_calls.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
         {
             Volatile.Write(ref copyFile.Value, CopyFileCopies);
-            _calls.DeleteFile(destination);
-            return null;
+            return CopiedWhenAsked;
         }
 
-        bool clones = false, marked = false;
+        bool clones;
         try
         {
             clones = FirstClusterOf(from) is long lcn && lcn == FirstClusterOf(copy);
-            Volatile.Write(ref copyFile.Value, clones ? CopyFileClones : CopyFileCopies);
-            marked = !clones && MarkForDeletion(copy, volume);
         }
         finally
         {
             _calls.CloseHandle(copy);
-            if (!clones && !marked)
-            {
-                _calls.DeleteFile(destination);
-            }
         }
 
-        return clones ? CloneAttempt.Cloned : null;
+        Volatile.Write(ref copyFile.Value, clones ? CopyFileClones : CopyFileCopies);
+        return clones ? CloneAttempt.Cloned : CopiedWhenAsked;
     }
 
     /// <summary>

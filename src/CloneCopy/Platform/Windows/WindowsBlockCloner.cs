@@ -63,6 +63,8 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     private const int CopyFileClones = 2;
     private const int CopyFileCopies = 3;
 
+    private static readonly CloneAttempt CopiedWhenAsked = CloneAttempt.LeftToPlatformCopy(NotClonedReason.CopyFileCopiedWhenAsked, "Windows' CopyFile was asked whether it clones on this volume, and copied");
+
     private static readonly CloneAttempt LeftToCopyFile = CloneAttempt.LeftToPlatformCopy(NotClonedReason.CopyFileClonesHere, "Windows' CopyFile was seen to clone on this volume");
 
     private readonly IWindowsSystemCalls _calls;
@@ -200,7 +202,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
         try
         {
-            return CloneFrom(from, source, destination, volume, copyFile, cancellation);
+            return CloneFrom(from, source, destination, volume, mayLeaveToCopyFile ? copyFile : null, cancellation);
         }
         finally
         {
@@ -209,7 +211,8 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     }
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
-    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int> copyFile, CancellationToken cancellation)
+    /// <param name="copyFile">What CopyFile does on the volume; null where the file may not be left to CopyFile (the guard, a clone in place of a link), which never asks the question: its copy is kept where CopyFile copies, and such a file must be a clone.</param>
+    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int>? copyFile, CancellationToken cancellation)
     {
         // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
         if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out CloneAttempt failure))
@@ -248,11 +251,10 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         }
 
         // The first file of 64 KiB to 4 MiB on a volume whose CopyFile may clone finds out whether it does (one thread;
-        // the others clone meanwhile and never wait). Not a read-only one: CopyFile's copy would be read-only, which
-        // only POSIX delete could remove if CopyFile did not clone (MS-FSA 2.1.5.15.3; DeleteFileW refuses it too).
-        bool mayAsk = sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum && (sourceInfo.Attributes & Win32.FileAttributeReadOnly) == 0;
-        if (mayAsk && Interlocked.CompareExchange(ref copyFile.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
-            && ProbeCopyFile(from, source, destination, volume, copyFile) is CloneAttempt probed)
+        // the others clone meanwhile and never wait). Its copy is kept either way, so a read-only file may ask too.
+        bool mayAsk = copyFile is not null && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum;
+        if (mayAsk && Interlocked.CompareExchange(ref copyFile!.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
+            && ProbeCopyFile(from, source, destination, copyFile) is CloneAttempt probed)
         {
             return probed;
         }
