@@ -79,15 +79,55 @@ public abstract class BlockCloneTransferCases : IDisposable
     }
 
     [Fact]
-    public void No_integrity_call_is_made_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
+    public void Only_the_cluster_size_is_asked_of_the_integrity_query_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
     {
         string source = TestFiles.Write(Path("a.dll"), 20_000);
 
         TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
-        Assert.Empty(_kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Equal(new[] { $"GetIntegrityInformation {source}" }, _kernel.CallsTo("GetIntegrityInformation")); // the volume's cluster size, once
         Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+    }
+
+    [Theory]
+    [InlineData(4096)]
+    [InlineData(65536)]
+    public void The_cluster_size_comes_from_the_integrity_query_on_the_first_source_of_a_volume_never_from_GetDiskFreeSpace(int cluster)
+    {
+        // What CopyOnWrite and reflink-copy do: FSCTL_GET_INTEGRITY_INFORMATION's ClusterSizeInBytes (MS-FSCC 2.3.20) on
+        // the open source, a handle the clone has anyway; asked once per volume per build.
+        (SimulatedWindowsSystemCalls kernel, string folder) = OwnVolume($"c{cluster}", cluster);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
+        string a = TestFiles.Write(System.IO.Path.Combine(folder, "a.dll"), 10_000, seed: 1);
+        string b = TestFiles.Write(System.IO.Path.Combine(folder, "b.dll"), 10_000, seed: 2);
+
+        TransferResult first = transfer.Transfer(a, a + ".copy", CancellationToken.None);
+        TransferResult second = transfer.Transfer(b, b + ".copy", CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal(new[] { $"GetIntegrityInformation {a}" }, kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Empty(kernel.CallsTo("GetDiskFreeSpace"));
+        Assert.Contains($"DuplicateExtents {b}.copy 0 0 {(10_000 + cluster - 1) / cluster * cluster}", kernel.Calls);
+        Assert.Equal(File.ReadAllBytes(b), File.ReadAllBytes(b + ".copy"));
+    }
+
+    [Fact]
+    public void Where_the_integrity_query_cannot_tell_the_cluster_size_it_is_asked_of_the_volume_s_mount_path_once()
+    {
+        // A volume that clones without integrity streams (none is known; the fallback is for one that answers the query
+        // with an error): GetDiskFreeSpaceW on the mount point GetVolumePathNameW gave, a documented root form.
+        (SimulatedWindowsSystemCalls kernel, string folder) = OwnVolume("fallback", 4096);
+        kernel.Fault = (call, _) => call == "GetIntegrityInformation" ? Win32.ErrorInvalidFunction : 0;
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
+        string a = TestFiles.Write(System.IO.Path.Combine(folder, "a.dll"), 10_000, seed: 1);
+        string b = TestFiles.Write(System.IO.Path.Combine(folder, "b.dll"), 10_000, seed: 2);
+
+        TransferResult first = transfer.Transfer(a, a + ".copy", CancellationToken.None);
+        TransferResult second = transfer.Transfer(b, b + ".copy", CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal(new[] { $"GetDiskFreeSpace {folder}{System.IO.Path.DirectorySeparatorChar}" }, kernel.CallsTo("GetDiskFreeSpace"));
     }
 
     [Fact]
@@ -776,6 +816,15 @@ public abstract class BlockCloneTransferCases : IDisposable
         Assert.Contains("Windows' CopyFile clones here itself: 1", summary);
         Assert.StartsWith("CloneCopy: 1 file cloned", summary, StringComparison.Ordinal);
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
+    }
+
+    /// <summary>A kernel of its own with one ReFS volume mounted at a new folder of this test's directory.</summary>
+    private (SimulatedWindowsSystemCalls Kernel, string Folder) OwnVolume(string name, long clusterSize)
+    {
+        string folder = Directory.CreateDirectory(Path(name)).FullName;
+        var kernel = new SimulatedWindowsSystemCalls { OsBuild = 20348 };
+        kernel.AddVolume(folder + System.IO.Path.DirectorySeparatorChar, $@"\\?\Volume{{{Guid.NewGuid()}}}\", clusterSize: clusterSize);
+        return (kernel, folder);
     }
 
     private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>

@@ -14,7 +14,7 @@ namespace CloneCopy.Tests.Windows;
 /// Drive: the Block Cloning page), files are left to it. Whether it does is learnt once per volume per build from a
 /// real destination CopyFile writes anyway, never from files of CloneCopy's own in the user's folders: the first file
 /// of 64 KiB to 4 MiB is copied with CopyFileW and its first cluster compared with its source's
-/// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT; cluster numbers, not reference counts, which ReFS updates late).
+/// (FSCTL_GET_RETRIEVAL_POINTERS; cluster numbers, not reference counts, which ReFS updates late).
 /// </summary>
 public abstract class CopyFileVerdictCases : IDisposable
 {

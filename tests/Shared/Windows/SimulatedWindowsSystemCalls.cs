@@ -581,9 +581,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
     // FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC "FSCTL_GET_INTEGRITY_INFORMATION Reply", page 72640484, 2.3.20 in the
     // current revision): STATUS_INVALID_DEVICE_REQUEST where the volume has no integrity streams.
-    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    // FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC 2.3.20, its reply): the file's setting and the volume's ClusterSizeInBytes.
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize)
     {
         information = default;
+        clusterSize = 0;
         Open open = Use(file, "GetIntegrityInformation", out int fault);
         if (fault != 0)
         {
@@ -596,6 +598,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
 
         information = open.File!.Integrity;
+        clusterSize = ClusterOf(open.Path);
         return 0;
     }
 
@@ -988,7 +991,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
-    // FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (MS-FSCC 2.3.33/2.3.34/2.3.34.1, page bbbd76bf; MS-FSA 2.1.5.10.16):
+    // FSCTL_GET_RETRIEVAL_POINTERS (its Learn page; MS-FSCC 2.3.33) and its _AND_REFCOUNT form (2.3.34/2.3.34.1; MS-FSA 2.1.5.10.16):
     // each extent's next VCN, its LCN (-1 where nothing is allocated: a sparse file's holes) and reference count;
     // STATUS_END_OF_FILE (ERROR_HANDLE_EOF) for a file with no clusters; STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA)
     // with the extents that fit. A clone's extents lie at its source's LCNs (Block Cloning: the clone maps the

@@ -1,4 +1,3 @@
-using System.Runtime.CompilerServices;
 using System.Threading;
 using CloneCopy.Engine;
 using Microsoft.Win32.SafeHandles;
@@ -19,19 +18,19 @@ internal sealed partial class WindowsBlockCloner
     /// (the destination exists, access denied): undecided, another file will tell, and this one is copied as any
     /// refused file (null only where nothing was written).
     /// </summary>
-    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, StrongBox<int> copyFile)
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, VolumeState state)
     {
         int error = _calls.CopyFile(source, destination);
         if (error != 0)
         {
-            Volatile.Write(ref copyFile.Value, CopyFileUnknown);
+            Volatile.Write(ref state.CopyFile, CopyFileUnknown);
             return Failed(error, destination, out CloneAttempt refused) ? refused : null;
         }
 
         // Read access for the extents only (FSCTL_GET_RETRIEVAL_POINTERS), sharing everything: a scanner may hold it.
         if (_calls.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
         {
-            Volatile.Write(ref copyFile.Value, CopyFileCopies);
+            Volatile.Write(ref state.CopyFile, CopyFileCopies);
             return CopiedWhenAsked;
         }
 
@@ -45,7 +44,7 @@ internal sealed partial class WindowsBlockCloner
             _calls.CloseHandle(copy);
         }
 
-        Volatile.Write(ref copyFile.Value, clones ? CopyFileClones : CopyFileCopies);
+        Volatile.Write(ref state.CopyFile, clones ? CopyFileClones : CopyFileCopies);
         return clones ? CloneAttempt.Cloned : CopiedWhenAsked;
     }
 

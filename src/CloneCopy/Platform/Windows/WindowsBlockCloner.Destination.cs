@@ -9,7 +9,7 @@ namespace CloneCopy.Platform.Windows;
 internal sealed partial class WindowsBlockCloner
 {
     /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
-    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, CancellationToken cancellation)
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, long clusterSize, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only.
@@ -21,7 +21,7 @@ internal sealed partial class WindowsBlockCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, volume.ClusterSize, destination, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, clusterSize, destination, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -91,7 +91,6 @@ internal sealed partial class WindowsBlockCloner
         }
 
         // The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.
-        clusterSize = Math.Max(clusterSize, 1); // a volume that reported no geometry: the FSCTL will judge the alignment
         long rounded = (sourceInfo.EndOfFile + clusterSize - 1) / clusterSize * clusterSize;
         long chunk = Math.Max(clusterSize, _chunkSize / clusterSize * clusterSize);
         for (long offset = 0; offset < rounded; offset += chunk)

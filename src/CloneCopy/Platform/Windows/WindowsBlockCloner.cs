@@ -1,7 +1,6 @@
 using System;
 using System.Collections.Concurrent;
 using System.IO;
-using System.Runtime.CompilerServices;
 using System.Threading;
 using CloneCopy.Engine;
 using Microsoft.Win32.SafeHandles;
@@ -70,10 +69,10 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     private readonly IWindowsSystemCalls _calls;
     private readonly long _chunkSize;
     private readonly Lazy<int> _osBuild;
-    private readonly ConcurrentDictionary<string, StrongBox<int>> _copyFileByVolume = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, VolumeState> _volumeStates = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, FileIdentity> _atLinkLimit = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, Seed> _seeds = new(StringComparer.OrdinalIgnoreCase);
-    private readonly Func<string, StrongBox<int>> _newCopyFileState;
+    private readonly Func<string, VolumeState> _newVolumeState;
 
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
     public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
@@ -82,7 +81,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         _chunkSize = chunkSize;
         Volumes = new WindowsVolumes(_calls);
         _osBuild = new Lazy<int>(() => _calls.GetOsBuild(out int build) == 0 ? build : 0);
-        _newCopyFileState = _ => new StrongBox<int>(_osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies);
+        _newVolumeState = key => new VolumeState(key, _osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies);
     }
 
     public WindowsVolumes Volumes { get; }
@@ -95,7 +94,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     public void ForgetVolumes()
     {
         Volumes.Forget();
-        _copyFileByVolume.Clear();
+        _volumeStates.Clear();
     }
 
     public NotClonedReason ProbeVolumes(string source, string destination)
@@ -179,8 +178,8 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         // Where CopyFile clones by itself, it is faster for small files than a block clone of our own (the CopyOnWrite
         // library's benchmarks), and MSBuild's Copy calls it: the file is left to it, before anything is opened.
         // Per file on the path where CopyFile clones: no new delegate and no new text (the detail is read by no one).
-        StrongBox<int> copyFile = _copyFileByVolume.GetOrAdd(volumeKey, _newCopyFileState);
-        if (mayLeaveToCopyFile && Volatile.Read(ref copyFile.Value) == CopyFileClones)
+        VolumeState state = _volumeStates.GetOrAdd(volumeKey, _newVolumeState);
+        if (mayLeaveToCopyFile && Volatile.Read(ref state.CopyFile) == CopyFileClones)
         {
             return LeftToCopyFile;
         }
@@ -202,7 +201,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
         try
         {
-            return CloneFrom(from, source, destination, volume, mayLeaveToCopyFile ? copyFile : null, cancellation);
+            return CloneFrom(from, source, destination, volume, state, mayLeaveToCopyFile, cancellation);
         }
         finally
         {
@@ -211,8 +210,8 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     }
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
-    /// <param name="copyFile">What CopyFile does on the volume; null where the file may not be left to CopyFile (the guard, a clone in place of a link), which never asks the question: its copy is kept where CopyFile copies, and such a file must be a clone.</param>
-    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, StrongBox<int>? copyFile, CancellationToken cancellation)
+    /// <param name="mayAskCopyFile">False where the file may not be left to CopyFile (the guard, a clone in place of a link): such a file never asks the CopyFile question, whose copy is kept where CopyFile copies, since it must be a clone.</param>
+    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, CancellationToken cancellation)
     {
         // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
         if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out CloneAttempt failure))
@@ -225,9 +224,14 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
             return dropped;
         }
 
+        if (ClusterSizeOf(from, volume, state, destination, out IntegrityInformation? sourceSetting) is not long clusterSize)
+        {
+            return CloneAttempt.NotNow($"Cannot tell the cluster size of the volume holding '{destination}'");
+        }
+
         // Integrity streams (ReFS): CopyFile's copy has them "if either the source file or destination directory
         // have integrity set" (File Attribute Constants), and a clone needs "the same Integrity Streams setting"
-        // on both files (Block Cloning). Asked only where the volume has them; no call at all when neither has.
+        // on both files (Block Cloning). Asked only where the volume has them; no further call when neither has.
         bool integrity = (sourceInfo.Attributes & Win32.FileAttributeIntegrityStream) != 0;
         IntegrityInformation? giveIntegrity = null;
         if (volume.Has(Win32.FileSupportsIntegrityStreams))
@@ -240,7 +244,12 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
             if (integrity && !folderIntegrity)
             {
-                if (Failed(_calls.GetIntegrityInformation(from, out IntegrityInformation setting), source, out failure))
+                IntegrityInformation setting = default;
+                if (sourceSetting is IntegrityInformation known)
+                {
+                    setting = known;
+                }
+                else if (Failed(_calls.GetIntegrityInformation(from, out setting, out _), source, out failure))
                 {
                     return failure;
                 }
@@ -252,9 +261,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
         // The first file of 64 KiB to 4 MiB on a volume whose CopyFile may clone finds out whether it does (one thread;
         // the others clone meanwhile and never wait). Its copy is kept either way, so a read-only file may ask too.
-        bool mayAsk = copyFile is not null && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum;
-        if (mayAsk && Interlocked.CompareExchange(ref copyFile!.Value, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
-            && ProbeCopyFile(from, source, destination, copyFile) is CloneAttempt probed)
+        bool mayAsk = mayAskCopyFile && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum;
+        if (mayAsk && Interlocked.CompareExchange(ref state.CopyFile, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
+            && ProbeCopyFile(from, source, destination, state) is CloneAttempt probed)
         {
             return probed;
         }
@@ -263,7 +272,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         try
         {
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, cancellation);
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, clusterSize, cancellation);
             if (attempt.Kind == CloneAttemptKind.LinkLimit)
             {
                 // The engine copies the file next and tells us where (CopiedAtLinkLimit): that copy becomes the seed.
