@@ -34,4 +34,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class LongPathTests : LongPathCases;
 
     public sealed class AlternateStreamTests : AlternateStreamCases;
+
+    public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
 }

@@ -48,4 +48,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class AlternateStreamTests : AlternateStreamCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
 }

@@ -89,6 +89,14 @@ internal enum NotClonedReason
     /// is a correct copy, the one MSBuild's Copy would have made, and is kept; later files there are cloned by CloneCopy.
     /// </summary>
     CopyFileCopiedWhenAsked,
+
+    /// <summary>
+    /// Windows: the source has integrity streams, its destination folder does not give them, and the volume refused to
+    /// give them to a new file (FSCTL_SET_INTEGRITY_INFORMATION: "Minimum supported client: None supported"; access
+    /// denied on Dev Drive). A clone needs them enabled in both files or disabled in both (Block Cloning), and CopyFile's
+    /// copy has them: the platform's copy ran.
+    /// </summary>
+    IntegrityStreamsCannotBeGiven,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

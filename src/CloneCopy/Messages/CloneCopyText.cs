@@ -57,6 +57,8 @@ internal static class CloneCopyText
 
     public static string ReasonCopyFileCopiedWhenAsked => Get(nameof(ReasonCopyFileCopiedWhenAsked));
 
+    public static string ReasonIntegrityStreamsCannotBeGiven => Get(nameof(ReasonIntegrityStreamsCannotBeGiven));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

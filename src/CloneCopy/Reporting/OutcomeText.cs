@@ -29,6 +29,7 @@ internal static class OutcomeText
         NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
         NotClonedReason.NamesAStream => CloneCopyText.ReasonNamesAStream,
         NotClonedReason.CopyFileCopiedWhenAsked => CloneCopyText.ReasonCopyFileCopiedWhenAsked,
+        NotClonedReason.IntegrityStreamsCannotBeGiven => CloneCopyText.ReasonIntegrityStreamsCannotBeGiven,
         _ => CloneCopyText.ReasonNone,
     };
 }

@@ -7,6 +7,9 @@ namespace CloneCopy.Platform.Windows;
 /// <summary>The CopyFile question: whether Windows' CopyFile clones on a volume, learnt once per volume per build from one file.</summary>
 internal sealed partial class WindowsBlockCloner
 {
+    /// <summary>An extent's LCN where nothing is allocated (MS-FSCC 2.3.33, RETRIEVAL_POINTERS_BUFFER).</summary>
+    private const long UnallocatedLcn = -1;
+
     /// <summary>
     /// Whether CopyFile clones on this volume, learnt from this file, whose copy MSBuild's Copy would have made with it
     /// anyway: CopyFileW writes the real destination (nothing else is written, so a killed node leaves only what
@@ -35,27 +38,31 @@ internal sealed partial class WindowsBlockCloner
         }
 
         bool clones;
+        long? sourceLcn;
         try
         {
-            clones = FirstClusterOf(from) is long lcn && lcn == FirstClusterOf(copy);
+            sourceLcn = FirstClusterOf(from);
+            clones = sourceLcn > 0 && sourceLcn == FirstClusterOf(copy);
         }
         finally
         {
             _calls.CloseHandle(copy);
         }
 
-        Volatile.Write(ref state.CopyFile, clones ? CopyFileClones : CopyFileCopies);
+        // A source whose first extent is a hole (LCN -1; sparse sources do not ask, but a file may have become sparse
+        // since its attributes were read) says nothing about CopyFile: undecided, another file will tell.
+        Volatile.Write(ref state.CopyFile, clones ? CopyFileClones : sourceLcn == UnallocatedLcn ? CopyFileUnknown : CopyFileCopies);
         return clones ? CloneAttempt.Cloned : CopiedWhenAsked;
     }
 
     /// <summary>
-    /// The LCN of a file's first extent, or null where that says nothing: no clusters (ERROR_HANDLE_EOF; data resident
-    /// in the file record, ASSUMED A11 not to happen on ReFS), an unallocated first extent (-1), or LCN 0, which holds the
-    /// volume's boot sector and is Wine's answer for every file.
+    /// The LCN of a file's first extent: -1 (<see cref="UnallocatedLcn"/>) for a hole; null where there is no answer (an
+    /// error, no clusters: ERROR_HANDLE_EOF, data resident in the file record, ASSUMED A11 not to happen on ReFS). LCN 0,
+    /// which holds the volume's boot sector and is Wine's answer for every file, is never taken as shared.
     /// </summary>
     private long? FirstClusterOf(SafeFileHandle file)
     {
         int error = _calls.GetExtents(file, 1, out Win32Extent[] extents);
-        return (error == 0 || error == Win32.ErrorMoreData) && extents.Length > 0 && extents[0].Lcn > 0 ? extents[0].Lcn : null;
+        return (error == 0 || error == Win32.ErrorMoreData) && extents.Length > 0 ? extents[0].Lcn : null;
     }
 }

@@ -79,9 +79,22 @@ internal sealed partial class WindowsBlockCloner
 
         // The integrity setting only while the file is empty (FSCTL_SET_INTEGRITY_INFORMATION), and before its blocks
         // are shared (MS-FSCC 2.3.74: STATUS_NOT_SUPPORTED then).
-        if (giveIntegrity is IntegrityInformation setting && Failed(_calls.SetIntegrityInformation(to, setting), destination, out failure))
+        if (giveIntegrity is IntegrityInformation setting)
         {
-            return failure;
+            int error = _calls.SetIntegrityInformation(to, setting);
+            if (error == Win32.ErrorAccessDenied)
+            {
+                // Refused on our own new file, opened for writing: the volume does not give integrity streams here
+                // (its page: "Minimum supported client: None supported"; Dev Drive, reflink-copy #27). Not fatal: a clone
+                // needs them enabled in both files or disabled in both (Block Cloning), so CopyFile, whose copy has
+                // them, writes this file, and the volume is remembered (CloneFrom).
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsCannotBeGiven, Described(error, destination));
+            }
+
+            if (Failed(error, destination, out failure))
+            {
+                return failure;
+            }
         }
 
         // Block Cloning: "The destination region must not extend past the end of file": the end of file first.

@@ -60,5 +60,8 @@ internal sealed partial class WindowsBlockCloner
 
         /// <summary>Bytes per cluster; 0 until learnt (<see cref="ClusterSizeOf"/>).</summary>
         public long ClusterSize;
+
+        /// <summary>FSCTL_SET_INTEGRITY_INFORMATION was refused with access denied here (client Windows, Dev Drive).</summary>
+        public bool GivesNoIntegrity;
     }
 }

@@ -244,6 +244,11 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
             if (integrity && !folderIntegrity)
             {
+                if (Volatile.Read(ref state.GivesNoIntegrity))
+                {
+                    return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsCannotBeGiven, $"the volume holding '{destination}' refused to give a new file integrity streams; '{source}' has them");
+                }
+
                 IntegrityInformation setting = default;
                 if (sourceSetting is IntegrityInformation known)
                 {
@@ -260,8 +265,10 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         }
 
         // The first file of 64 KiB to 4 MiB on a volume whose CopyFile may clone finds out whether it does (one thread;
-        // the others clone meanwhile and never wait). Its copy is kept either way, so a read-only file may ask too.
-        bool mayAsk = mayAskCopyFile && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum;
+        // the others clone meanwhile and never wait). Its copy is kept either way, so a read-only file may ask too. Not
+        // a sparse one: its first cluster may be a hole (LCN -1), which says nothing about where CopyFile's copy lies.
+        bool mayAsk = mayAskCopyFile && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum
+            && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
         if (mayAsk && Interlocked.CompareExchange(ref state.CopyFile, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
             && ProbeCopyFile(from, source, destination, state) is CloneAttempt probed)
         {
@@ -273,6 +280,11 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         try
         {
             CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, clusterSize, cancellation);
+            if (attempt.Reason == NotClonedReason.IntegrityStreamsCannotBeGiven)
+            {
+                Volatile.Write(ref state.GivesNoIntegrity, true); // later such files go to CopyFile before a destination is made
+            }
+
             if (attempt.Kind == CloneAttemptKind.LinkLimit)
             {
                 // The engine copies the file next and tells us where (CopiedAtLinkLimit): that copy becomes the seed.
