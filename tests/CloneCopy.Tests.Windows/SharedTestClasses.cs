@@ -36,4 +36,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class AlternateStreamTests : AlternateStreamCases;
 
     public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
+
+    public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
 }

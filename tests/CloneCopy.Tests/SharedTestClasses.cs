@@ -51,4 +51,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
 }

@@ -97,6 +97,12 @@ internal enum NotClonedReason
     /// copy has them: the platform's copy ran.
     /// </summary>
     IntegrityStreamsCannotBeGiven,
+
+    /// <summary>
+    /// Windows: the volume refused several clones in a row in this build with answers that are about one file by the
+    /// documents (ERROR_NOT_SUPPORTED, ERROR_INVALID_PARAMETER), so CloneCopy stopped trying there until the next build.
+    /// </summary>
+    VolumeRefusesClones,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

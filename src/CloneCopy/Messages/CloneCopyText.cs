@@ -59,6 +59,8 @@ internal static class CloneCopyText
 
     public static string ReasonIntegrityStreamsCannotBeGiven => Get(nameof(ReasonIntegrityStreamsCannotBeGiven));
 
+    public static string ReasonVolumeRefusesClones => Get(nameof(ReasonVolumeRefusesClones));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));

@@ -30,6 +30,7 @@ internal static class OutcomeText
         NotClonedReason.NamesAStream => CloneCopyText.ReasonNamesAStream,
         NotClonedReason.CopyFileCopiedWhenAsked => CloneCopyText.ReasonCopyFileCopiedWhenAsked,
         NotClonedReason.IntegrityStreamsCannotBeGiven => CloneCopyText.ReasonIntegrityStreamsCannotBeGiven,
+        NotClonedReason.VolumeRefusesClones => CloneCopyText.ReasonVolumeRefusesClones,
         _ => CloneCopyText.ReasonNone,
     };
 }

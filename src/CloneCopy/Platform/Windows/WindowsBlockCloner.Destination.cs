@@ -9,7 +9,7 @@ namespace CloneCopy.Platform.Windows;
 internal sealed partial class WindowsBlockCloner
 {
     /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
-    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, long clusterSize, CancellationToken cancellation)
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only.
@@ -21,7 +21,7 @@ internal sealed partial class WindowsBlockCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, clusterSize, destination, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -69,7 +69,7 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
     /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
     /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, long clusterSize, string destination, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, CancellationToken cancellation)
     {
         CloneAttempt failure;
         if (!integrity && Failed(_calls.SetSparse(to, true), destination, out failure))
@@ -116,11 +116,19 @@ internal sealed partial class WindowsBlockCloner
                 return CannotCloneHere(error, destination);
             }
 
+            // Per file by the documents, but counted: RefusalsBeforeGivingUp in a row stop the volume for this build.
+            if ((error is Win32.ErrorNotSupported or Win32.ErrorInvalidParameter) && Interlocked.Increment(ref state.Refusals) >= RefusalsBeforeGivingUp)
+            {
+                return CloneAttempt.ImpossibleHere(NotClonedReason.VolumeRefusesClones, $"{RefusalsBeforeGivingUp} clones in a row refused on this volume; the last: {Described(error, destination)}");
+            }
+
             if (Failed(error, destination, out failure))
             {
                 return failure;
             }
         }
+
+        Volatile.Write(ref state.Refusals, 0); // the volume clones: only refusals in a row count
 
         if (!integrity && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
         {

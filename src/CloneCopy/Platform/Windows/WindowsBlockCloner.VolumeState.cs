@@ -61,6 +61,9 @@ internal sealed partial class WindowsBlockCloner
         /// <summary>Bytes per cluster; 0 until learnt (<see cref="ClusterSizeOf"/>).</summary>
         public long ClusterSize;
 
+        /// <summary>Clone refusals in a row here (<see cref="RefusalsBeforeGivingUp"/>); 0 after every clone.</summary>
+        public int Refusals;
+
         /// <summary>FSCTL_SET_INTEGRITY_INFORMATION was refused with access denied here (client Windows, Dev Drive).</summary>
         public bool GivesNoIntegrity;
     }

@@ -56,6 +56,17 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     /// </summary>
     public const int FirstBuildWhoseCopyFileMayClone = 22621;
 
+    /// <summary>
+    /// Clone refusals in a row on one volume (ERROR_NOT_SUPPORTED or ERROR_INVALID_PARAMETER from the clone FSCTL, with
+    /// no clone between) after which the volume clones no more this build. The documents make these per-file answers
+    /// (MS-FSCC 2.3.8: a sparse source into a non-sparse target, overlapping ranges, a range beyond the allocation),
+    /// and CloneCopy's own calls avoid every one of those, so even one is rare and three in a row mean a ReFS version
+    /// or a filter driver that refuses every clone. Three, not one: a file another process made sparse or truncated
+    /// meanwhile may be refused alone without condemning a volume; not more: each refusal costs a created and deleted
+    /// destination on top of the copy, and stopping costs at most what MSBuild's Copy costs anyway.
+    /// </summary>
+    public const int RefusalsBeforeGivingUp = 3;
+
     // What CopyFile does on a volume, as learnt this build.
     private const int CopyFileUnknown = 0;
     private const int CopyFileProbing = 1;
@@ -279,7 +290,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         try
         {
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, clusterSize, cancellation);
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, cancellation);
             if (attempt.Reason == NotClonedReason.IntegrityStreamsCannotBeGiven)
             {
                 Volatile.Write(ref state.GivesNoIntegrity, true); // later such files go to CopyFile before a destination is made
