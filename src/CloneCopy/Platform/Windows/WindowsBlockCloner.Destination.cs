@@ -130,7 +130,10 @@ internal sealed partial class WindowsBlockCloner
 
         Volatile.Write(ref state.Refusals, 0); // the volume clones: only refusals in a row count
 
-        if (!integrity && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0 && Failed(_calls.SetSparse(to, false), destination, out failure))
+        // Not sparse at the end, whatever the source: CopyFile keeps sparseness only when asked (COPY_FILE_ENABLE_SPARSE_COPY,
+        // which MSBuild's Copy does not pass). A sparse source's holes are allocated now (MS-FSA 2.1.5.10.38), as
+        // CopyFile would have written them.
+        if (!integrity && Failed(_calls.SetSparse(to, false), destination, out failure))
         {
             return failure;
         }

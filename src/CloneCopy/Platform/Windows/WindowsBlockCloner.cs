@@ -23,7 +23,7 @@ namespace CloneCopy.Platform.Windows;
 /// is created new (never an existing file replaced) and shared with no one, made sparse before its end of file is
 /// set (so no clusters are allocated only to be released by the clone; not with integrity streams, which cannot be
 /// sparse), given the source's integrity setting while empty where its folder would not give it, sized, cloned in
-/// cluster-aligned chunks under 4 GiB, given the source's sparseness, and last its last write time and attributes,
+/// cluster-aligned chunks under 4 GiB, made not sparse again (CopyFile's copy is not sparse), and last its last write time and attributes,
 /// on the same handle. On any failure or cancellation the half-made destination is marked for deletion by the last
 /// call on its handle (<see cref="MarkForDeletion"/>) and goes when the handle closes. After the link limit the
 /// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
