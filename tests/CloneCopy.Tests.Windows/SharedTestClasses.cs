@@ -38,4 +38,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
 
     public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
+
+    public sealed class CloneReadBackTests : CloneReadBackCases;
 }

@@ -54,4 +54,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class CloneReadBackTests : CloneReadBackCases;
 }

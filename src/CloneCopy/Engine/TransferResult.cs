@@ -103,6 +103,12 @@ internal enum NotClonedReason
     /// documents (ERROR_NOT_SUPPORTED, ERROR_INVALID_PARAMETER), so CloneCopy stopped trying there until the next build.
     /// </summary>
     VolumeRefusesClones,
+
+    /// <summary>
+    /// A clone read back differed from its source (CLC008): the file was written again by a plain copy, and the volume
+    /// clones no more in this build.
+    /// </summary>
+    CloneReadBackDiffered,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

@@ -31,6 +31,7 @@ internal static class OutcomeText
         NotClonedReason.CopyFileCopiedWhenAsked => CloneCopyText.ReasonCopyFileCopiedWhenAsked,
         NotClonedReason.IntegrityStreamsCannotBeGiven => CloneCopyText.ReasonIntegrityStreamsCannotBeGiven,
         NotClonedReason.VolumeRefusesClones => CloneCopyText.ReasonVolumeRefusesClones,
+        NotClonedReason.CloneReadBackDiffered => CloneCopyText.ReasonCloneReadBackDiffered,
         _ => CloneCopyText.ReasonNone,
     };
 }

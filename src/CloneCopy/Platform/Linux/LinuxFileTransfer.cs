@@ -26,7 +26,15 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
     private readonly object _buildLock = new();
     private object? _build;
 
-    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache) => _cache = cache;
+    private readonly CloneVerifier _verifier;
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<VolumePair, string> _volumeNames = new();
+
+    /// <param name="verifier">Reads clones back (<see cref="CloneVerifier"/>); one of its own, whose warnings nobody hears, by default.</param>
+    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, CloneVerifier? verifier = null)
+    {
+        _cache = cache;
+        _verifier = verifier ?? new CloneVerifier(new EngineDiagnostics());
+    }
 
     /// <summary>A new build forgets the verdicts per pair of devices: a filesystem may have been remounted since.</summary>
     public void UseVerdictsOf(object build)
@@ -43,6 +51,7 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
             {
                 _cache.Clear();
                 _kernelCopyCache.Clear();
+                _verifier.Forget();
                 Volatile.Write(ref _build, build);
             }
         }
@@ -386,7 +395,15 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         NotClonedReason reason = TryClone(source, destination, destinationPath, volumes);
         if (reason == NotClonedReason.None)
         {
-            return TransferResult.Cloned(length);
+            if (ReadBackMatches(source, destination, destinationPath, length, volumes))
+            {
+                return TransferResult.Cloned(length);
+            }
+
+            // Written again by a plain copy (copy_file_range may clone again on XFS and btrfs), over the same length.
+            reason = NotClonedReason.CloneReadBackDiffered;
+            BufferedCopy(source, destination, destinationPath, length, cancellationToken);
+            return new TransferResult(TransferMethod.Copied, reason, length);
         }
 
         if (!_kernelCopyCache.IsKnownImpossible(volumes, out _) && TryKernelCopy(source, destination, destinationPath, length, volumes, cancellationToken))
@@ -398,12 +415,40 @@ internal sealed unsafe class LinuxFileTransfer : IFileTransfer, ICloneOnlyTransf
         return new TransferResult(TransferMethod.Copied, reason, length);
     }
 
+    /// <summary>
+    /// The read-back of a clone (<see cref="CloneVerifier"/>, the first per pair of filesystems per build, or every one
+    /// with CloneCopyVerifyClones), with pread on the descriptors already open. A mismatch: no more clones on the pair.
+    /// </summary>
+    private bool ReadBackMatches(int source, int destination, string destinationPath, long length, VolumePair volumes)
+    {
+        bool every = (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true;
+        string key = _volumeNames.GetOrAdd(volumes, static pair => $"the filesystem of device {pair.DestinationDevice >> 8 & 0xfff | (pair.DestinationDevice >> 32 & ~0xfffUL)}:{pair.DestinationDevice & 0xff | (pair.DestinationDevice >> 12 & ~0xffUL)}");
+        if (!_verifier.NeedsReadBack(key, every))
+        {
+            return true;
+        }
+
+        using var from = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)source, ownsHandle: false);
+        using var to = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)destination, ownsHandle: false);
+        if (_verifier.Confirms(key, from, to, length, destinationPath, every))
+        {
+            return true;
+        }
+
+        // copy_file_range shares extents on XFS and btrfs too: the pair gets plain copies only for the rest of the build.
+        _cache.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
+        _kernelCopyCache.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
+        return false;
+    }
+
     /// <summary>A clone or nothing: false for an empty source or a refusal (cached as the copy path caches it).</summary>
     private bool TryCloneOnly(int source, in LibC.StatxBuffer sourceStat, int destination, in LibC.StatxBuffer destinationStat, string destinationPath, out TransferResult result)
     {
         long length = (long)sourceStat.Size;
         result = TransferResult.Cloned(length);
-        return length != 0 && sourceStat.IsRegularFile && TryClone(source, destination, destinationPath, new VolumePair(sourceStat.Device, destinationStat.Device)) == NotClonedReason.None;
+        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
+        return length != 0 && sourceStat.IsRegularFile && TryClone(source, destination, destinationPath, volumes) == NotClonedReason.None
+            && ReadBackMatches(source, destination, destinationPath, length, volumes);
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>
