@@ -40,4 +40,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
 
     public sealed class CloneReadBackTests : CloneReadBackCases;
+
+    public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

@@ -57,4 +57,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class CloneReadBackTests : CloneReadBackCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

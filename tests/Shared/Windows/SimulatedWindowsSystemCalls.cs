@@ -992,6 +992,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             File.Copy(from, to);
             _files.Remove(to);
             FileState copy = State(to);
+
+            // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will
+            // have integrity set if either the source file or destination directory have integrity set" (the folder's
+            // setting when it has one, else the source's; the order is ASSUMED). Not sparse: CopyFile keeps sparseness
+            // only with COPY_FILE_ENABLE_SPARSE_COPY, which CopyFileW cannot pass.
+            IntegrityInformation folder = FolderIntegrity(Path.GetDirectoryName(to)!);
+            copy.Integrity = folder.ChecksumAlgorithm != Win32.ChecksumTypeNone ? folder : sourceState.Integrity;
             SimulatedVolume? volume = VolumeOf(to);
             bool clones = volume is { CopyFileClones: true, BlockRefcounting: true } && ReferenceEquals(volume, VolumeOf(from)) && sourceState.Group.References + 1 <= ReferenceLimit;
             if (clones)
