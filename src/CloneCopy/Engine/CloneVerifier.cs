@@ -82,9 +82,10 @@ internal sealed class CloneVerifier
             return true;
         }
 
-        using SafeFileHandle from = File.OpenHandle(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
-        using SafeFileHandle to = File.OpenHandle(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete);
-        return Confirms(volume, from, to, length, destination, every);
+        // FileStream, not File.OpenHandle: the task also builds for netstandard2.0 (MSBuild.exe on .NET Framework).
+        using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
+        using var to = new FileStream(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
+        return Confirms(volume, from.SafeFileHandle, to.SafeFileHandle, length, destination, every);
     }
 
     private static bool SameRange(SafeFileHandle source, SafeFileHandle destination, long offset, long count)
@@ -98,7 +99,7 @@ internal sealed class CloneVerifier
             {
                 int want = (int)Math.Min(size, end - at);
                 int read = ReadFully(source, expected, want, at);
-                if (read != ReadFully(destination, actual, want, at) || !expected.AsSpan(0, read).SequenceEqual(actual.AsSpan(0, read)))
+                if (read != ReadFully(destination, actual, want, at) || !new ReadOnlySpan<byte>(expected, 0, read).SequenceEqual(new ReadOnlySpan<byte>(actual, 0, read)))
                 {
                     return false;
                 }
@@ -122,6 +123,7 @@ internal sealed class CloneVerifier
 
     private static int ReadFully(SafeFileHandle file, byte[] buffer, int count, long offset)
     {
+#if NET
         int total = 0;
         while (total < count)
         {
@@ -135,5 +137,23 @@ internal sealed class CloneVerifier
         }
 
         return total;
+#else
+        // .NET Framework has no positional read: a FileStream over the same handle (not owning it), positioned first.
+        using var stream = new FileStream(new SafeFileHandle(file.DangerousGetHandle(), ownsHandle: false), FileAccess.Read, 1);
+        stream.Position = offset;
+        int total = 0;
+        while (total < count)
+        {
+            int read = stream.Read(buffer, total, count - total);
+            if (read == 0)
+            {
+                break;
+            }
+
+            total += read;
+        }
+
+        return total;
+#endif
     }
 }
