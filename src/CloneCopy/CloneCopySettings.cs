@@ -22,12 +22,21 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
     /// <summary>$(CloneCopyRequireClones): the CI guard's setting (an unknown value is CloneCopySummary's to report).</summary>
     public string? RequireClones { get; set; }
 
+    /// <summary>$(CloneCopyVerifyClones): "true" to read back and compare every clone, not only the first per volume.</summary>
+    public string? VerifyClones { get; set; }
+
     public override bool Execute()
     {
         if (RequireClonesSetting.TryParse(RequireClones, out RequireClonesMode guard) && guard != RequireClonesMode.Off
             && BuildScoped.GetOrCreate(BuildEngine, Copy.VolumeVerdictsKey, () => new BuildVerdicts()) is { } verdicts)
         {
             verdicts.ClonesMustBeKnown = true;
+        }
+
+        if (string.Equals(VerifyClones?.Trim(), "true", StringComparison.OrdinalIgnoreCase)
+            && BuildScoped.GetOrCreate(BuildEngine, Copy.VolumeVerdictsKey, () => new BuildVerdicts()) is { } verifying)
+        {
+            verifying.VerifyClones = true;
         }
 
         bool clonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);

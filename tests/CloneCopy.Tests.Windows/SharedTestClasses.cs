@@ -32,4 +32,14 @@ namespace CloneCopy.Tests.Windows
     public sealed class CopyFileVerdictTests : CopyFileVerdictCases;
 
     public sealed class LongPathTests : LongPathCases;
+
+    public sealed class AlternateStreamTests : AlternateStreamCases;
+
+    public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
+
+    public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
+
+    public sealed class CloneReadBackTests : CloneReadBackCases;
+
+    public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

@@ -45,4 +45,19 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class LongPathTests : LongPathCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class AlternateStreamTests : AlternateStreamCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class IntegrityAndSparseTests : IntegrityAndSparseCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class RepeatedRefusalTests : RepeatedRefusalCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class CloneReadBackTests : CloneReadBackCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

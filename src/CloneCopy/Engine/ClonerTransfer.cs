@@ -27,11 +27,15 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics, Func<string, FileInfo>? fileItLeadsTo = null)
     {
         Diagnostics = diagnostics;
+        Verifier = new CloneVerifier(diagnostics);
         _fileItLeadsTo = fileItLeadsTo ?? (path => Platform.Portable.DotNetPathProbe.FileItLeadsTo(path));
         _cloner = new Lazy<IFileCloner?>(() => Create(createCloner), LazyThreadSafetyMode.ExecutionAndPublication);
     }
 
     public EngineDiagnostics Diagnostics { get; }
+
+    /// <summary>Reads clones back (<see cref="CloneVerifier"/>).</summary>
+    public CloneVerifier Verifier { get; private set; } = null!;
 
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
@@ -54,6 +58,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             }
 
             _capabilities.Clear();
+            Verifier.Forget();
             if (_cloner.IsValueCreated)
             {
                 _cloner.Value?.ForgetVolumes();
@@ -86,6 +91,11 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         if (reason == NotClonedReason.None)
         {
             return TransferResult.Cloned(length);
+        }
+
+        if (reason == NotClonedReason.CopyFileCopiedWhenAsked)
+        {
+            return new TransferResult(TransferMethod.Copied, reason, length); // the platform's copy is already made: keep it
         }
 
         cancellationToken.ThrowIfCancellationRequested();
@@ -192,7 +202,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
                     CopyMetadataAsFileCopyDoes(source, destinationPath);
                 }
 
-                return NotClonedReason.None;
+                return ReadBack(volumes, source, destinationPath, inPlaceOfLink);
             case CloneAttemptKind.ImpossibleHere:
                 _capabilities.RememberImpossible(volumes, attempt.Reason);
                 return attempt.Reason;
@@ -245,6 +255,27 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         }
 
         return verdict;
+    }
+
+    /// <summary>
+    /// The read-back of a clone (<see cref="CloneVerifier"/>): None when it matches. A clone that differs is deleted in
+    /// place of a link (the link MSBuild would make needs the name) and otherwise left for File.Copy to write again
+    /// (the caller's plain copy, overwriting it), and the pair of volumes clones no more in this build.
+    /// </summary>
+    private NotClonedReason ReadBack((string, string) volumes, FileInfo source, string destinationPath, bool inPlaceOfLink)
+    {
+        if (Verifier.Confirms(volumes.Item2, source.FullName, destinationPath, source.Length, (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true))
+        {
+            return NotClonedReason.None;
+        }
+
+        _capabilities.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
+        if (inPlaceOfLink)
+        {
+            File.Delete(destinationPath);
+        }
+
+        return NotClonedReason.CloneReadBackDiffered;
     }
 
     /// <summary>A block clone carries no metadata: give the destination what File.Copy would have.</summary>

@@ -15,6 +15,9 @@ internal enum EngineDiagnosticKind
 
     /// <summary>A source block reached the filesystem's reference limit: a full copy was made instead.</summary>
     LinkLimitReached,
+
+    /// <summary>A clone read back differed from its source: rewritten by a plain copy, no more clones on that volume this build.</summary>
+    CloneReadBackDiffered,
 }
 
 /// <summary>

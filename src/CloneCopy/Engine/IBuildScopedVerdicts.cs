@@ -20,6 +20,7 @@ internal interface IBuildScopedVerdicts
 internal sealed class BuildVerdicts
 {
     private volatile bool _clonesMustBeKnown;
+    private volatile bool _verifyClones;
 
     /// <summary>
     /// Set when a project of this build on this node asked for the CI guard (CloneCopyRequireClones): a file that can
@@ -30,5 +31,15 @@ internal sealed class BuildVerdicts
     {
         get => _clonesMustBeKnown;
         set => _clonesMustBeKnown = value;
+    }
+
+    /// <summary>
+    /// Set when a project of this build on this node asked for CloneCopyVerifyClones: every clone is read back whole and
+    /// compared with its source (<see cref="CloneVerifier"/>), not only the first per volume.
+    /// </summary>
+    public bool VerifyClones
+    {
+        get => _verifyClones;
+        set => _verifyClones = value;
     }
 }

@@ -77,6 +77,38 @@ internal enum NotClonedReason
     /// so the platform's copy ran.
     /// </summary>
     IntegrityStreamsDiffer,
+
+    /// <summary>
+    /// Windows: the source or destination path names an alternate data stream ("a.dll:s", "a.dll::$DATA"). Cloning into
+    /// a stream has crashed a Dev Drive build (microsoft/CopyOnWrite #24), so such a file is left to CopyFile.
+    /// </summary>
+    NamesAStream,
+
+    /// <summary>
+    /// Windows: this file answered whether CopyFile clones on its volume: CopyFile wrote it and did not clone. Its copy
+    /// is a correct copy, the one MSBuild's Copy would have made, and is kept; later files there are cloned by CloneCopy.
+    /// </summary>
+    CopyFileCopiedWhenAsked,
+
+    /// <summary>
+    /// Windows: the source has integrity streams, its destination folder does not give them, and the volume refused to
+    /// give them to a new file (FSCTL_SET_INTEGRITY_INFORMATION: "Minimum supported client: None supported"; access
+    /// denied on Dev Drive). A clone needs them enabled in both files or disabled in both (Block Cloning), and CopyFile's
+    /// copy has them: the platform's copy ran.
+    /// </summary>
+    IntegrityStreamsCannotBeGiven,
+
+    /// <summary>
+    /// Windows: the volume refused several clones in a row in this build with answers that are about one file by the
+    /// documents (ERROR_NOT_SUPPORTED, ERROR_INVALID_PARAMETER), so CloneCopy stopped trying there until the next build.
+    /// </summary>
+    VolumeRefusesClones,
+
+    /// <summary>
+    /// A clone read back differed from its source (CLC008): the file was written again by a plain copy, and the volume
+    /// clones no more in this build.
+    /// </summary>
+    CloneReadBackDiffered,
 }
 
 /// <summary>The outcome of copying one file's content and metadata.</summary>

@@ -23,4 +23,7 @@ internal static class CloneCopyCodes
 
     /// <summary>CloneCopyRequireClones is set, but this host does not let the summary see its project's Copy calls, so the guard could not check them. Warning or error, as asked.</summary>
     public const string GuardCouldNotRun = "CLC007";
+
+    /// <summary>A clone read back differed from its source; the file was copied again and the volume clones no more this build. Warning.</summary>
+    public const string CloneReadBackDiffered = "CLC008";
 }

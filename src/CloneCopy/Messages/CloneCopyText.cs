@@ -53,6 +53,16 @@ internal static class CloneCopyText
 
     public static string ReasonIntegrityStreamsDiffer => Get(nameof(ReasonIntegrityStreamsDiffer));
 
+    public static string ReasonNamesAStream => Get(nameof(ReasonNamesAStream));
+
+    public static string ReasonCopyFileCopiedWhenAsked => Get(nameof(ReasonCopyFileCopiedWhenAsked));
+
+    public static string ReasonIntegrityStreamsCannotBeGiven => Get(nameof(ReasonIntegrityStreamsCannotBeGiven));
+
+    public static string ReasonVolumeRefusesClones => Get(nameof(ReasonVolumeRefusesClones));
+
+    public static string ReasonCloneReadBackDiffered => Get(nameof(ReasonCloneReadBackDiffered));
+
     public static string ReasonNone => Get(nameof(ReasonNone));
 
     public static string SummaryLine => Get(nameof(SummaryLine));
@@ -86,6 +96,8 @@ internal static class CloneCopyText
     public static string VolumeProbeFailed => Get(nameof(VolumeProbeFailed));
 
     public static string LinkLimitReached => Get(nameof(LinkLimitReached));
+
+    public static string CloneReadBackDiffered => Get(nameof(CloneReadBackDiffered));
 
     public static string InvalidRequireClones => Get(nameof(InvalidRequireClones));
 

@@ -54,6 +54,19 @@ internal static class DiagnosticsLogger
                 }
 
                 break;
+            case EngineDiagnosticKind.CloneReadBackDiffered:
+                string readBack = CloneCopyText.Format(CloneCopyText.CloneReadBackDiffered, diagnostic.Subject, diagnostic.Detail);
+                // As CLC003: the file was copied correctly, so warnings-as-errors must not fail a build MSBuild's Copy passes.
+                if (engine is IBuildEngine8 readBackEngine && readBackEngine.ShouldTreatWarningAsError(CloneCopyCodes.CloneReadBackDiffered))
+                {
+                    Message(log, CloneCopyCodes.CloneReadBackDiffered, readBack);
+                }
+                else
+                {
+                    TaskLog.Warning(log, CloneCopyCodes.CloneReadBackDiffered, readBack);
+                }
+
+                break;
         }
     }
 

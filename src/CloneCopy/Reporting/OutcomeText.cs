@@ -27,6 +27,11 @@ internal static class OutcomeText
         NotClonedReason.CarriesMoreThanData => CloneCopyText.ReasonCarriesMoreThanData,
         NotClonedReason.SourceSharingViolation => CloneCopyText.ReasonSourceSharingViolation,
         NotClonedReason.IntegrityStreamsDiffer => CloneCopyText.ReasonIntegrityStreamsDiffer,
+        NotClonedReason.NamesAStream => CloneCopyText.ReasonNamesAStream,
+        NotClonedReason.CopyFileCopiedWhenAsked => CloneCopyText.ReasonCopyFileCopiedWhenAsked,
+        NotClonedReason.IntegrityStreamsCannotBeGiven => CloneCopyText.ReasonIntegrityStreamsCannotBeGiven,
+        NotClonedReason.VolumeRefusesClones => CloneCopyText.ReasonVolumeRefusesClones,
+        NotClonedReason.CloneReadBackDiffered => CloneCopyText.ReasonCloneReadBackDiffered,
         _ => CloneCopyText.ReasonNone,
     };
 }

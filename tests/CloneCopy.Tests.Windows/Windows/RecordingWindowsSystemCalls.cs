@@ -48,6 +48,7 @@ internal sealed class RecordingWindowsSystemCalls
         {
             case nameof(IWindowsSystemCalls.GetIntegrityInformation) when Scripted(name) is int scripted:
                 args[1] = _integrity.TryGetValue((SafeFileHandle)args[0]!, out IntegrityInformation known) ? known : new IntegrityInformation(2, 0);
+                args[2] = 4096L; // ClusterSizeInBytes of a ReFS volume formatted with 4 KiB clusters
                 return Record(name, "scripted", scripted);
             case nameof(IWindowsSystemCalls.SetIntegrityInformation) when Scripted(name) is int scripted:
                 var information = (IntegrityInformation)args[1]!;

@@ -217,7 +217,7 @@ public sealed class ByteCallFaultTests
             DestinationFiles = [new TaskItem(destination)],
             Retries = retries,
             RetryDelayMilliseconds = 1,
-            Transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), calls),
+            Transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), calls: calls),
         };
         return (task.Execute(), engine);
     }

@@ -24,7 +24,15 @@ public abstract class BlockCloneTransferCases : IDisposable
     private readonly SimulatedVolume _volume;
     private readonly EngineDiagnostics _diagnostics = new();
 
-    protected BlockCloneTransferCases() => _volume = _kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName);
+    protected BlockCloneTransferCases()
+    {
+        _volume = _kernel.AddVolume(_directory + System.IO.Path.DirectorySeparatorChar, VolumeName);
+
+        // Windows Server 2022, as on the CI job: no CopyFile question, whose copy (kept where CopyFile copies) would
+        // take the first file of 64 KiB to 4 MiB away from CloneCopy's own clone. The tests of CopyFile's own clones
+        // set a later build; CopyFileVerdictCases asks the question.
+        _kernel.OsBuild = 20348;
+    }
 
     public void Dispose() => Directory.Delete(_directory, recursive: true);
 
@@ -58,28 +66,73 @@ public abstract class BlockCloneTransferCases : IDisposable
     }
 
     [Fact]
-    public void A_sparse_source_gives_a_sparse_destination()
+    public void A_sparse_source_gives_a_destination_that_is_not_sparse_as_CopyFile_gives()
     {
+        // CopyFile keeps sparseness only when asked (COPY_FILE_ENABLE_SPARSE_COPY, CopyFile2): MSBuild's Copy does not
+        // ask, so its copy of a sparse file is not sparse. The clone needs a sparse destination while it clones ("If the
+        // source file is sparse, the destination file must also be sparse", Block Cloning), then clears it as for any
+        // source: the holes are allocated (MS-FSA 2.1.5.10.38), the shared clusters stay shared.
         string source = TestFiles.Write(Path("sparse.bin"), 70_000);
-        _kernel.MarkSparse(source);
+        _kernel.MarkSparse(source, allocatedBytes: 8192);
 
         TransferResult result = NewTransfer().Transfer(source, Path("copy.bin"), CancellationToken.None);
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
-        Assert.True(_kernel.IsSparse(Path("copy.bin")));
-        Assert.DoesNotContain($"SetSparse {Path("copy.bin")} False", _kernel.Calls);
+        Assert.False(_kernel.IsSparse(Path("copy.bin")));
+        Assert.Contains($"SetSparse {Path("copy.bin")} False", _kernel.Calls);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Path("copy.bin")));
     }
 
     [Fact]
-    public void No_integrity_call_is_made_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
+    public void Only_the_cluster_size_is_asked_of_the_integrity_query_when_neither_the_source_nor_the_destination_folder_has_integrity_streams()
     {
         string source = TestFiles.Write(Path("a.dll"), 20_000);
 
         TransferResult result = NewTransfer().Transfer(source, Path("b.dll"), CancellationToken.None);
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
-        Assert.Empty(_kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Equal(new[] { $"GetIntegrityInformation {source}" }, _kernel.CallsTo("GetIntegrityInformation")); // the volume's cluster size, once
         Assert.Empty(_kernel.CallsTo("SetIntegrityInformation"));
+    }
+
+    [Theory]
+    [InlineData(4096)]
+    [InlineData(65536)]
+    public void The_cluster_size_comes_from_the_integrity_query_on_the_first_source_of_a_volume_never_from_GetDiskFreeSpace(int cluster)
+    {
+        // What CopyOnWrite and reflink-copy do: FSCTL_GET_INTEGRITY_INFORMATION's ClusterSizeInBytes (MS-FSCC 2.3.20) on
+        // the open source, a handle the clone has anyway; asked once per volume per build.
+        (SimulatedWindowsSystemCalls kernel, string folder) = OwnVolume($"c{cluster}", cluster);
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
+        string a = TestFiles.Write(System.IO.Path.Combine(folder, "a.dll"), 10_000, seed: 1);
+        string b = TestFiles.Write(System.IO.Path.Combine(folder, "b.dll"), 10_000, seed: 2);
+
+        TransferResult first = transfer.Transfer(a, a + ".copy", CancellationToken.None);
+        TransferResult second = transfer.Transfer(b, b + ".copy", CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal(new[] { $"GetIntegrityInformation {a}" }, kernel.CallsTo("GetIntegrityInformation"));
+        Assert.Empty(kernel.CallsTo("GetDiskFreeSpace"));
+        Assert.Contains($"DuplicateExtents {b}.copy 0 0 {(10_000 + cluster - 1) / cluster * cluster}", kernel.Calls);
+        Assert.Equal(File.ReadAllBytes(b), File.ReadAllBytes(b + ".copy"));
+    }
+
+    [Fact]
+    public void Where_the_integrity_query_cannot_tell_the_cluster_size_it_is_asked_of_the_volume_s_mount_path_once()
+    {
+        // A volume that clones without integrity streams (none is known; the fallback is for one that answers the query
+        // with an error): GetDiskFreeSpaceW on the mount point GetVolumePathNameW gave, a documented root form.
+        (SimulatedWindowsSystemCalls kernel, string folder) = OwnVolume("fallback", 4096);
+        kernel.Fault = (call, _) => call == "GetIntegrityInformation" ? Win32.ErrorInvalidFunction : 0;
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
+        string a = TestFiles.Write(System.IO.Path.Combine(folder, "a.dll"), 10_000, seed: 1);
+        string b = TestFiles.Write(System.IO.Path.Combine(folder, "b.dll"), 10_000, seed: 2);
+
+        TransferResult first = transfer.Transfer(a, a + ".copy", CancellationToken.None);
+        TransferResult second = transfer.Transfer(b, b + ".copy", CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal(new[] { $"GetDiskFreeSpace {folder}{System.IO.Path.DirectorySeparatorChar}" }, kernel.CallsTo("GetDiskFreeSpace"));
     }
 
     [Fact]
@@ -418,7 +471,6 @@ public abstract class BlockCloneTransferCases : IDisposable
         }
 
         _kernel.CopyData = false;
-        _kernel.OsBuild = 20348; // no CopyFile question (its probe would copy the 5 GiB)
 
         try
         {
@@ -718,6 +770,8 @@ public abstract class BlockCloneTransferCases : IDisposable
         // CloneCopyClonesInsteadOfLinks: MSBuild would make a hard link into the package cache; CloneCopy makes a
         // clone instead, which only a clone allows. A file left to CopyFile because it clones there is not one.
         string source = TestFiles.Write(Path("pkg.dll"), 70_000);
+        _kernel.OsBuild = 22631;
+        _kernel.OsBuild = 22631;
         _volume.CopyFileClones = true;
         ClonerTransfer transfer = NewTransfer();
         Assert.Equal(TransferMethod.Cloned, transfer.Transfer(TestFiles.Write(Path("first.dll"), 70_000, seed: 2), Path("first.copy"), CancellationToken.None).Method); // CopyFile's clone: it clones here
@@ -747,6 +801,7 @@ public abstract class BlockCloneTransferCases : IDisposable
     public void Through_the_task_the_summary_says_CopyFile_clones_rather_than_claiming_a_clone()
     {
         // The first large file finds out that CopyFile clones (and is CopyFile's clone); the next is left to CopyFile.
+        _kernel.OsBuild = 22631;
         _volume.CopyFileClones = true;
         string first = TestFiles.Write(Path("a.dll"), 70_000, seed: 1);
         string second = TestFiles.Write(Path("b.dll"), 70_000, seed: 2);
@@ -766,6 +821,15 @@ public abstract class BlockCloneTransferCases : IDisposable
         Assert.Contains("Windows' CopyFile clones here itself: 1", summary);
         Assert.StartsWith("CloneCopy: 1 file cloned", summary, StringComparison.Ordinal);
         Assert.Contains(engine.Messages, m => m.Importance == MessageImportance.Low && m.Message!.Contains("Windows' CopyFile clones here itself", StringComparison.Ordinal));
+    }
+
+    /// <summary>A kernel of its own with one ReFS volume mounted at a new folder of this test's directory.</summary>
+    private (SimulatedWindowsSystemCalls Kernel, string Folder) OwnVolume(string name, long clusterSize)
+    {
+        string folder = Directory.CreateDirectory(Path(name)).FullName;
+        var kernel = new SimulatedWindowsSystemCalls { OsBuild = 20348 };
+        kernel.AddVolume(folder + System.IO.Path.DirectorySeparatorChar, $@"\\?\Volume{{{Guid.NewGuid()}}}\", clusterSize: clusterSize);
+        return (kernel, folder);
     }
 
     private ClonerTransfer NewTransfer(long chunkSize = WindowsBlockCloner.DefaultChunkSize) =>

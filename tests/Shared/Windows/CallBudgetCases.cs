@@ -71,8 +71,8 @@ public abstract class CallBudgetCases : IDisposable
     }
 
     /// <summary>
-    /// A transfer whose volume and folders are known: one file cloned from src/ to out/ first, large enough to have
-    /// found out that CopyFile does not clone on this volume (once per volume per build).
+    /// A transfer whose volume and folders are known: one file transferred from src/ to out/ first, large enough to have
+    /// found out that CopyFile does not clone on this volume (once per volume per build; its copy is kept).
     /// </summary>
     private (ClonerTransfer Transfer, WindowsBlockCloner Cloner) Warm()
     {
@@ -80,7 +80,7 @@ public abstract class CallBudgetCases : IDisposable
         var transfer = new ClonerTransfer(() => cloner = new WindowsBlockCloner(_kernel), new EngineDiagnostics());
         string first = TestFiles.Write(Path.Combine(_directory, "src", "first.dll"), (int)WindowsBlockCloner.CopyFileProbeMinimum, seed: 1);
         Directory.CreateDirectory(Path.Combine(_directory, "out"));
-        Assert.Equal(TransferMethod.Cloned, transfer.Transfer(first, Path.Combine(_directory, "out", "first.dll"), CancellationToken.None).Method);
+        Assert.Equal(NotClonedReason.CopyFileCopiedWhenAsked, transfer.Transfer(first, Path.Combine(_directory, "out", "first.dll"), CancellationToken.None).Reason);
         return (transfer, cloner!);
     }
 

@@ -14,7 +14,7 @@ namespace CloneCopy.Tests.Windows;
 /// Drive: the Block Cloning page), files are left to it. Whether it does is learnt once per volume per build from a
 /// real destination CopyFile writes anyway, never from files of CloneCopy's own in the user's folders: the first file
 /// of 64 KiB to 4 MiB is copied with CopyFileW and its first cluster compared with its source's
-/// (FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT; cluster numbers, not reference counts, which ReFS updates late).
+/// (FSCTL_GET_RETRIEVAL_POINTERS; cluster numbers, not reference counts, which ReFS updates late).
 /// </summary>
 public abstract class CopyFileVerdictCases : IDisposable
 {
@@ -66,26 +66,58 @@ public abstract class CopyFileVerdictCases : IDisposable
     }
 
     [Fact]
-    public void Where_CopyFile_does_not_clone_the_probe_s_copy_is_deleted_and_cloned_and_no_later_file_probes()
+    public void Where_CopyFile_does_not_clone_the_probe_s_copy_is_kept_as_a_copy_and_no_later_file_probes()
     {
+        // CopyFile's copy is a correct copy, the one MSBuild's Copy would have made: nothing requires deleting it, and
+        // deleting it could leave the name delete-pending behind a scanner (issue 37, defect 2).
         ClonerTransfer transfer = NewTransfer();
 
         TransferResult first = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 1), Named("a.copy"), CancellationToken.None);
         TransferResult second = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 2), Named("b.copy"), CancellationToken.None);
 
-        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CopyFileCopiedWhenAsked), (first.Method, first.Reason));
+        Assert.Equal(Large, first.Bytes);
+        Assert.Equal(TransferMethod.Cloned, second.Method);
         Assert.Equal(new[] { $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
-        Assert.Equal(2, _kernel.CallsTo("DuplicateExtents").Count());
+        Assert.Equal(new[] { $"DuplicateExtents {Named("b.copy")} 0 0 {RoundedToCluster(Large)}" }, _kernel.CallsTo("DuplicateExtents"));
+        Assert.DoesNotContain(_kernel.Calls, c => c.Contains(Named("a.copy"), StringComparison.Ordinal) && (c.StartsWith("SetDisposition", StringComparison.Ordinal) || c.StartsWith("SetDeleteOnClose", StringComparison.Ordinal) || c.StartsWith("DeleteFile", StringComparison.Ordinal)));
         Assert.Empty(_kernel.Violations);
         Assert.Equal(File.ReadAllBytes(Named("a.dll")), File.ReadAllBytes(Named("a.copy")));
         Assert.Equal(new[] { "a.copy", "a.dll", "b.copy", "b.dll" }, Directory.GetFiles(_directory).Select(Path.GetFileName).Order());
     }
 
     [Fact]
-    public void A_read_only_source_does_not_ask_the_question_whose_copy_could_not_be_removed_without_POSIX_delete()
+    public void A_scanner_holding_the_probe_s_copy_on_a_volume_without_POSIX_delete_changes_nothing()
+    {
+        // The old probe deleted its copy and created the name again: without POSIX delete a scanner holding the copy kept
+        // the name delete-pending (WDK FILE_DISPOSITION_INFORMATION), and the clone and the copy after it met access
+        // denied. The copy is kept now: the scanner can hold it as long as it likes.
+        _volume.PosixUnlinkRename = false;
+        Microsoft.Win32.SafeHandles.SafeFileHandle? scanner = null;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "GetExtents" && subject == Named("a.copy") && scanner is null)
+            {
+                scanner = _kernel.OpenForeign(Named("a.copy"), Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, ignoreShareAccess: true);
+            }
+
+            return 0;
+        };
+
+        TransferResult first = NewTransfer().Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 1), Named("a.copy"), CancellationToken.None);
+
+        Assert.NotNull(scanner);
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CopyFileCopiedWhenAsked), (first.Method, first.Reason));
+        Assert.False(_kernel.IsDeletePending(Named("a.copy")));
+        _kernel.CloseHandle(scanner!);
+        Assert.Equal(File.ReadAllBytes(Named("a.dll")), File.ReadAllBytes(Named("a.copy")));
+    }
+
+    [Fact]
+    public void A_read_only_source_may_ask_the_question_now_that_its_copy_is_kept()
     {
         // CopyFile's copy of a read-only file is read-only: the plain disposition refuses it (STATUS_CANNOT_DELETE,
-        // MS-FSA 2.1.5.15.3) and so does DeleteFileW. Such a source is cloned; the next file asks.
+        // MS-FSA 2.1.5.15.3) and so does DeleteFileW. The copy is never deleted now, so such a source asks too.
         _volume.PosixUnlinkRename = false;
         string readOnly = TestFiles.Write(Named("a.dll"), Large, seed: 1);
         File.SetAttributes(readOnly, FileAttributes.ReadOnly);
@@ -94,8 +126,8 @@ public abstract class CopyFileVerdictCases : IDisposable
         TransferResult first = transfer.Transfer(readOnly, Named("a.copy"), CancellationToken.None);
         TransferResult second = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 2), Named("b.copy"), CancellationToken.None);
 
-        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
-        Assert.Equal(new[] { $"CopyFile {Named("b.copy")}" }, _kernel.CallsTo("CopyFile"));
+        Assert.Equal((NotClonedReason.CopyFileCopiedWhenAsked, TransferMethod.Cloned), (first.Reason, second.Method));
+        Assert.Equal(new[] { $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
         Assert.Equal(File.ReadAllBytes(readOnly), File.ReadAllBytes(Named("a.copy")));
     }
 
@@ -115,7 +147,7 @@ public abstract class CopyFileVerdictCases : IDisposable
     public void Where_a_file_s_clusters_cannot_be_told_CloneCopy_clones_on_that_volume()
     {
         // A volume that keeps small files' data resident has no extents to compare (ERROR_HANDLE_EOF): no answer is
-        // taken for "CopyFile does not clone", the safe side; the copy is deleted and cloned.
+        // taken for "CopyFile does not clone", the safe side; the copy is kept, a correct copy.
         _volume.CopyFileClones = true;
         _volume.ResidentDataBelow = 1 << 20;
         ClonerTransfer transfer = NewTransfer();
@@ -123,9 +155,9 @@ public abstract class CopyFileVerdictCases : IDisposable
         TransferResult first = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 1), Named("a.copy"), CancellationToken.None);
         TransferResult second = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 2), Named("b.copy"), CancellationToken.None);
 
-        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (first.Method, second.Method));
+        Assert.Equal((NotClonedReason.CopyFileCopiedWhenAsked, TransferMethod.Cloned), (first.Reason, second.Method));
         Assert.Single(_kernel.CallsTo("CopyFile"));
-        Assert.Equal(2, _kernel.CallsTo("DuplicateExtents").Count());
+        Assert.Single(_kernel.CallsTo("DuplicateExtents"));
         Assert.Empty(_kernel.Violations);
     }
 
@@ -149,7 +181,7 @@ public abstract class CopyFileVerdictCases : IDisposable
         TransferResult large = transfer.Transfer(TestFiles.Write(Named("big.dll"), (int)WindowsBlockCloner.CopyFileProbeMaximum + 1, seed: 1), Named("big.copy"), CancellationToken.None);
         TransferResult next = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 2), Named("a.copy"), CancellationToken.None);
 
-        Assert.Equal((TransferMethod.Cloned, TransferMethod.Cloned), (large.Method, next.Method));
+        Assert.Equal((TransferMethod.Cloned, NotClonedReason.CopyFileCopiedWhenAsked), (large.Method, next.Reason));
         Assert.Equal(new[] { $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
         Assert.Equal(File.ReadAllBytes(Named("big.dll")), File.ReadAllBytes(Named("big.copy")));
     }
@@ -218,9 +250,15 @@ public abstract class CopyFileVerdictCases : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, second.Method);
         Assert.Single(_kernel.CallsTo("DuplicateExtents"), c => c.StartsWith($"DuplicateExtents {Named("b.copy")} ", StringComparison.Ordinal));
+
+        // Nor is the CopyFile question asked: where CopyFile copies, its copy is kept, a file the guard would count as
+        // not cloned on a volume that clones.
+        Assert.Empty(_kernel.CallsTo("CopyFile"));
     }
 
     private ClonerTransfer NewTransfer() => new(() => new WindowsBlockCloner(_kernel), new EngineDiagnostics());
 
     private string Named(string name) => Path.Combine(_directory, name);
+
+    private static long RoundedToCluster(long length) => (length + 4095) / 4096 * 4096;
 }

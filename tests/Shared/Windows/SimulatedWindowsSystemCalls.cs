@@ -99,14 +99,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     /// <summary>A subst drive: <paramref name="drive"/> ("S:") stands for <paramref name="folder"/>.</summary>
     public void AddSubst(string drive, string folder) => _dosDevices[drive] = @"\??\" + folder;
 
-    /// <summary>Makes the file sparse with only its first <paramref name="allocatedBytes"/> allocated (all of it by default).</summary>
-    public void MarkSparse(string path, long? allocatedBytes = null)
+    /// <summary>Makes the file sparse with only <paramref name="allocatedBytes"/> from <paramref name="allocatedFrom"/> allocated (all of it by default).</summary>
+    public void MarkSparse(string path, long? allocatedBytes = null, long allocatedFrom = 0)
     {
         FileState state = State(HostPath(path));
         state.Sparse = true;
         state.Allocated.Clear();
         long length = new FileInfo(HostPath(path)).Length;
-        state.Allocated.Add((0, allocatedBytes ?? length));
+        state.Allocated.Add((allocatedFrom, allocatedBytes ?? length));
     }
 
     /// <summary>Gives the file a named data stream (":Zone.Identifier:$DATA", the Mark of the Web).</summary>
@@ -581,9 +581,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
     // FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC "FSCTL_GET_INTEGRITY_INFORMATION Reply", page 72640484, 2.3.20 in the
     // current revision): STATUS_INVALID_DEVICE_REQUEST where the volume has no integrity streams.
-    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    // FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC 2.3.20, its reply): the file's setting and the volume's ClusterSizeInBytes.
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize)
     {
         information = default;
+        clusterSize = 0;
         Open open = Use(file, "GetIntegrityInformation", out int fault);
         if (fault != 0)
         {
@@ -596,6 +598,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
 
         information = open.File!.Integrity;
+        clusterSize = ClusterOf(open.Path);
         return 0;
     }
 
@@ -614,12 +617,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         lock (_lock)
         {
-            if (VolumeOf(open.Path) is not { IntegrityStreams: true })
+            SimulatedVolume? volume = VolumeOf(open.Path);
+            if (volume is not { IntegrityStreams: true })
             {
                 return Win32.ErrorInvalidFunction;
             }
 
-            if (!open.CanWrite)
+            // Its page: "Minimum supported client: None supported"; reflink-copy met access denied on a Dev Drive (#27).
+            if (!open.CanWrite || volume.RefusesSetIntegrity)
             {
                 return Win32.ErrorAccessDenied;
             }
@@ -737,17 +742,21 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
             // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED (ERROR_NOT_SUPPORTED) when the "source file is sparse, while target
             // is a non-sparse file", when source and target ranges overlap in one file, and when the source range
-            // lies beyond the source's allocation size: all about this file, not the volume.
+            // lies beyond the source's allocation size: all about this file, not the volume. The allocation size is
+            // MS-FSA's Stream.AllocationSize, which MS-FSA 2.1.5.10.16 checks the range against: the whole stream
+            // rounded up to its cluster, holes included (a sparse file's holes are inside it), so a sparse source with
+            // holes clones, holes as holes.
             long sourceLength = RandomAccess.GetLength(source);
             bool overlap = ReferenceEquals(from.File, to.File) && sourceOffset < destinationOffset + byteCount && destinationOffset < sourceOffset + byteCount;
-            if ((from.File.Sparse && !to.File.Sparse) || overlap || sourceOffset + byteCount > AllocationOf(from.File, sourceLength, cluster))
+            if ((from.File.Sparse && !to.File.Sparse) || overlap || sourceOffset + byteCount > RoundUp(sourceLength, cluster))
             {
                 return Win32.ErrorNotSupported;
             }
 
-            // Block Cloning: "the source and destination files must have the same integrity stream setting" (ReFS).
-            // The code is not documented; modelled as STATUS_INVALID_PARAMETER, which the engine treats per file.
-            if (from.File.Integrity != to.File.Integrity)
+            // Block Cloning: integrity streams "enabled in both files or disabled in both files" (ReFS): only whether they
+            // are on, not the algorithm or the flags. The code is not documented; modelled as STATUS_INVALID_PARAMETER,
+            // which the engine treats per file.
+            if ((from.File.Integrity.ChecksumAlgorithm != Win32.ChecksumTypeNone) != (to.File.Integrity.ChecksumAlgorithm != Win32.ChecksumTypeNone))
             {
                 return Win32.ErrorInvalidParameter;
             }
@@ -768,7 +777,15 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
             if (to.File.Sparse)
             {
-                to.File.Allocated.Add((destinationOffset, byteCount));
+                // The clone maps what the source maps: its holes stay holes in the destination.
+                foreach ((long offset, long count) in from.File.Sparse ? from.File.Allocated.ToList() : new() { (sourceOffset, byteCount) })
+                {
+                    long start = Math.Max(offset, sourceOffset), end = Math.Min(offset + count, sourceOffset + byteCount);
+                    if (end > start)
+                    {
+                        to.File.Allocated.Add((start - sourceOffset + destinationOffset, end - start));
+                    }
+                }
             }
 
             if (CopyData)
@@ -975,6 +992,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             File.Copy(from, to);
             _files.Remove(to);
             FileState copy = State(to);
+
+            // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will
+            // have integrity set if either the source file or destination directory have integrity set" (the folder's
+            // setting when it has one, else the source's; the order is ASSUMED). Not sparse: CopyFile keeps sparseness
+            // only with COPY_FILE_ENABLE_SPARSE_COPY, which CopyFileW cannot pass.
+            IntegrityInformation folder = FolderIntegrity(Path.GetDirectoryName(to)!);
+            copy.Integrity = folder.ChecksumAlgorithm != Win32.ChecksumTypeNone ? folder : sourceState.Integrity;
             SimulatedVolume? volume = VolumeOf(to);
             bool clones = volume is { CopyFileClones: true, BlockRefcounting: true } && ReferenceEquals(volume, VolumeOf(from)) && sourceState.Group.References + 1 <= ReferenceLimit;
             if (clones)
@@ -988,7 +1012,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
-    // FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT (MS-FSCC 2.3.33/2.3.34/2.3.34.1, page bbbd76bf; MS-FSA 2.1.5.10.16):
+    // FSCTL_GET_RETRIEVAL_POINTERS (its Learn page; MS-FSCC 2.3.33) and its _AND_REFCOUNT form (2.3.34/2.3.34.1; MS-FSA 2.1.5.10.16):
     // each extent's next VCN, its LCN (-1 where nothing is allocated: a sparse file's holes) and reference count;
     // STATUS_END_OF_FILE (ERROR_HANDLE_EOF) for a file with no clusters; STATUS_BUFFER_OVERFLOW (ERROR_MORE_DATA)
     // with the extents that fit. A clone's extents lie at its source's LCNs (Block Cloning: the clone maps the
@@ -1583,6 +1607,12 @@ internal sealed class SimulatedVolume
 
     /// <summary>FILE_SUPPORTS_INTEGRITY_STREAMS (ReFS).</summary>
     public bool IntegrityStreams { get; set; }
+
+    /// <summary>
+    /// FSCTL_SET_INTEGRITY_INFORMATION answers ERROR_ACCESS_DENIED: its page says "Minimum supported client: None
+    /// supported", and reflink-copy met access denied on a Dev Drive (its #27). A client Windows or Dev Drive volume.
+    /// </summary>
+    public bool RefusesSetIntegrity { get; set; }
 
     /// <summary>FILE_SUPPORTS_POSIX_UNLINK_RENAME (ASSUMED A2 for ReFS).</summary>
     public bool PosixUnlinkRename { get; set; } = true;

@@ -28,7 +28,14 @@ internal sealed unsafe partial class LinuxFileTransfer
         NotClonedReason reason = TryClone(source, destination, destinationPath, volumes);
         if (reason == NotClonedReason.None)
         {
-            return TransferResult.Cloned(length);
+            if (ReadBackMatches(source, destination, destinationPath, length, volumes))
+            {
+                return TransferResult.Cloned(length);
+            }
+
+            // Written again by a plain copy (copy_file_range may clone again on XFS and btrfs), over the same length.
+            long rewritten = LinuxBufferedCopy.Copy(_calls, source, destination, destinationPath, 0, length, cancellationToken);
+            return new TransferResult(TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered, rewritten);
         }
 
         // The kernel copy goes as far as it can; read and write carry on from there, as .NET's File.Copy and GNU cp
@@ -48,7 +55,35 @@ internal sealed unsafe partial class LinuxFileTransfer
     {
         long length = (long)sourceStat.Size;
         result = TransferResult.Cloned(length);
-        return length != 0 && sourceStat.IsRegularFile && TryClone(source, destination, destinationPath, new VolumePair(sourceStat.Device, destinationStat.Device)) == NotClonedReason.None;
+        var volumes = new VolumePair(sourceStat.Device, destinationStat.Device);
+        return length != 0 && sourceStat.IsRegularFile && TryClone(source, destination, destinationPath, volumes) == NotClonedReason.None
+            && ReadBackMatches(source, destination, destinationPath, length, volumes);
+    }
+
+    /// <summary>
+    /// The read-back of a clone (<see cref="CloneVerifier"/>, the first per pair of filesystems per build, or every one
+    /// with CloneCopyVerifyClones), with pread on the descriptors already open. A mismatch: no more clones on the pair.
+    /// </summary>
+    private bool ReadBackMatches(int source, int destination, string destinationPath, long length, VolumePair volumes)
+    {
+        bool every = (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true;
+        string key = _volumeNames.GetOrAdd(volumes, static pair => $"the filesystem of device {pair.DestinationDevice >> 8 & 0xfff | (pair.DestinationDevice >> 32 & ~0xfffUL)}:{pair.DestinationDevice & 0xff | (pair.DestinationDevice >> 12 & ~0xffUL)}");
+        if (!_verifier.NeedsReadBack(key, every))
+        {
+            return true;
+        }
+
+        using var from = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)source, ownsHandle: false);
+        using var to = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)destination, ownsHandle: false);
+        if (_verifier.Confirms(key, from, to, length, destinationPath, every))
+        {
+            return true;
+        }
+
+        // copy_file_range shares extents on XFS and btrfs too: the pair gets plain copies only for the rest of the build.
+        _cache.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
+        _kernelCopyCache.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
+        return false;
     }
 
     /// <summary>Returns <see cref="NotClonedReason.None"/> on success, else why the clone did not happen.</summary>

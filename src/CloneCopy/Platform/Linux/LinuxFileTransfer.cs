@@ -23,9 +23,19 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
     /// <summary>The calls that move bytes: the C library's, or a test's that fails some of them on purpose.</summary>
     private readonly ILinuxByteCalls _calls;
 
-    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, ILinuxByteCalls? calls = null)
+    /// <summary>Reads clones back (<see cref="CloneVerifier"/>): the first per pair of filesystems per build, or every one.</summary>
+    private readonly CloneVerifier _verifier;
+
+    /// <summary>The name a read-back warning gives each pair of filesystems, made once per pair.</summary>
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<VolumePair, string> _volumeNames = new();
+
+    /// <param name="cache">The clone verdicts per pair of filesystems.</param>
+    /// <param name="verifier">Reads clones back; one of its own, whose warnings nobody hears, by default.</param>
+    /// <param name="calls">The calls that move bytes; the C library's by default.</param>
+    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, CloneVerifier? verifier = null, ILinuxByteCalls? calls = null)
     {
         _cache = cache;
+        _verifier = verifier ?? new CloneVerifier(new EngineDiagnostics());
         _calls = calls ?? LibCByteCalls.Instance;
     }
 
@@ -44,6 +54,7 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
             {
                 _cache.Clear();
                 _kernelCopyCache.Clear();
+                _verifier.Forget();
                 Volatile.Write(ref _build, build);
             }
         }

@@ -25,7 +25,10 @@ internal interface IWindowsSystemCalls
     /// <summary>GetVolumeInformationW: the serial number, FILE_* capability flags and filesystem name.</summary>
     int GetVolumeInformation(string rootPath, out uint serialNumber, out uint fileSystemFlags, out string fileSystemName);
 
-    /// <summary>GetDiskFreeSpaceW, for the cluster size (sectors per cluster × bytes per sector).</summary>
+    /// <summary>
+    /// GetDiskFreeSpaceW, for the cluster size (sectors per cluster × bytes per sector), of a root its page documents
+    /// (a drive or UNC root, with its trailing backslash): only where the integrity query cannot tell it.
+    /// </summary>
     int GetDiskFreeSpace(string rootPath, out uint sectorsPerCluster, out uint bytesPerSector);
 
     /// <summary>GetLogicalDrives: bit 0 for A:, bit 1 for B: and so on.</summary>
@@ -68,8 +71,11 @@ internal interface IWindowsSystemCalls
     /// <summary>FSCTL_SET_SPARSE with SetSparse = <paramref name="sparse"/>.</summary>
     int SetSparse(SafeFileHandle file, bool sparse);
 
-    /// <summary>FSCTL_GET_INTEGRITY_INFORMATION (0x9027C).</summary>
-    int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information);
+    /// <summary>
+    /// FSCTL_GET_INTEGRITY_INFORMATION (0x9027C): the file's integrity setting and the volume's ClusterSizeInBytes
+    /// (FSCTL_GET_INTEGRITY_INFORMATION_BUFFER, MS-FSCC 2.3.20), the cluster size CopyOnWrite and reflink-copy use.
+    /// </summary>
+    int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize);
 
     /// <summary>FSCTL_SET_INTEGRITY_INFORMATION (0x9C280); only allowed while the file is empty.</summary>
     int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information);
@@ -102,9 +108,9 @@ internal interface IWindowsSystemCalls
     int CopyFile(string source, string destination);
 
     /// <summary>
-    /// FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT from VCN 0, with room for <paramref name="maximum"/> extents:
-    /// ERROR_MORE_DATA (with the extents that fit) when the file has more, ERROR_HANDLE_EOF when it has no
-    /// clusters at all. An extent's LCN is -1 where nothing is allocated.
+    /// FSCTL_GET_RETRIEVAL_POINTERS from VCN 0, with room for <paramref name="maximum"/> extents: ERROR_MORE_DATA
+    /// (with the extents that fit) when the file has more, ERROR_HANDLE_EOF when it has no clusters at all. An
+    /// extent's LCN is -1 where nothing is allocated. The real call reports no reference count (0); the simulator does.
     /// </summary>
     int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents);
 

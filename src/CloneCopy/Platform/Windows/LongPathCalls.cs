@@ -93,7 +93,7 @@ internal sealed class LongPathCalls : IWindowsSystemCalls
 
     public int SetSparse(SafeFileHandle file, bool sparse) => _inner.SetSparse(file, sparse);
 
-    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information) => _inner.GetIntegrityInformation(file, out information);
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize) => _inner.GetIntegrityInformation(file, out information, out clusterSize);
 
     public int SetIntegrityInformation(SafeFileHandle file, IntegrityInformation information) => _inner.SetIntegrityInformation(file, information);
 

@@ -79,6 +79,10 @@ internal static class Win32
     public const uint FsctlDuplicateExtentsToFile = 0x00098344;
     public const uint FsctlGetRetrievalPointersAndRefcount = 0x000903D3;
 
+    // FSCTL_GET_RETRIEVAL_POINTERS: CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 28, METHOD_NEITHER, FILE_ANY_ACCESS); documented
+    // since Windows XP and, on its page, for ReFS.
+    public const uint FsctlGetRetrievalPointers = 0x00090073;
+
     /// <summary>SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE: accepted from Windows 10 build 14972 on.</summary>
     public const uint SymbolicLinkFlagAllowUnprivilegedCreate = 0x2;
 
@@ -95,6 +99,7 @@ internal static class Win32
     public const int ErrorHandleDiskFull = 39;
     public const int ErrorNotSupported = 50;
     public const int ErrorFileExists = 80;
+    public const int ErrorInvalidData = 13;
     public const int ErrorInvalidParameter = 87;
     public const int ErrorDiskFull = 112;
     public const int ErrorInsufficientBuffer = 122;

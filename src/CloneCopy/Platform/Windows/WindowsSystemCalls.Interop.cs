@@ -113,7 +113,7 @@ internal sealed partial class WindowsSystemCalls
         [DllImport(Kernel32, EntryPoint = "CopyFileW", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool CopyFile(string existingFileName, string newFileName, bool failIfExists);
 
-        /// <summary>FSCTL_GET_RETRIEVAL_POINTERS_AND_REFCOUNT: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER out (raw bytes).</summary>
+        /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
         public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
 

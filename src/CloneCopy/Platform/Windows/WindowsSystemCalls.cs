@@ -178,12 +178,24 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
 
             // FILE_STREAM_INFO: NextEntryOffset (4), StreamNameLength in bytes (4), StreamSize (8),
             // StreamAllocationSize (8), then the name; entries chained by NextEntryOffset, 0 for the last.
+            // Every offset and length is checked against the buffer: a reply that does not parse is ERROR_INVALID_DATA,
+            // which leaves this file to CopyFile, never an exception (this parser has not run on a real Windows yet).
             var found = new System.Collections.Generic.List<string>();
             int offset = 0;
             while (true)
             {
+                if (offset < 0 || offset > buffer.Length - 24)
+                {
+                    return Win32.ErrorInvalidData;
+                }
+
                 int next = BitConverter.ToInt32(buffer, offset);
                 int nameLength = BitConverter.ToInt32(buffer, offset + 4);
+                if (nameLength < 0 || nameLength % 2 != 0 || nameLength > buffer.Length - offset - 24 || next < 0)
+                {
+                    return Win32.ErrorInvalidData;
+                }
+
                 found.Add(System.Text.Encoding.Unicode.GetString(buffer, offset + 24, nameLength));
                 if (next == 0)
                 {
@@ -264,15 +276,17 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         return Native.DeviceIoControl(file, Win32.FsctlSetSparse, ref setSparse, 1, IntPtr.Zero, 0, out _, IntPtr.Zero) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
     }
 
-    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information)
+    public int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize)
     {
         if (!Native.DeviceIoControl(file, Win32.FsctlGetIntegrityInformation, IntPtr.Zero, 0, out Native.GetIntegrityInformationBuffer raw, (uint)Marshal.SizeOf<Native.GetIntegrityInformationBuffer>(), out _, IntPtr.Zero))
         {
             information = default;
+            clusterSize = 0;
             return LastErrorOr(Win32.ErrorGenFailure);
         }
 
         information = new IntegrityInformation(raw.ChecksumAlgorithm, raw.Flags);
+        clusterSize = raw.ClusterSizeInBytes;
         return 0;
     }
 
@@ -338,11 +352,13 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
 
     public int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents)
     {
-        // RETRIEVAL_POINTERS_AND_REFCOUNT_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then
-        // { NextVcn (8), Lcn (8), ReferenceCount (8) } per extent (MS-FSCC 2.3.34, 2.3.34.1).
-        var buffer = new byte[16 + (24 * Math.Max(1, maximum))];
+        // FSCTL_GET_RETRIEVAL_POINTERS, the form documented since Windows XP and for ReFS on its page (the _AND_REFCOUNT
+        // form is documented in MS-FSCC 2.3.34 only, and the reference count is never read: ReFS updates it late).
+        // RETRIEVAL_POINTERS_BUFFER: ExtentCount (4), padding (4), StartingVcn (8), then { NextVcn (8), Lcn (8) } per
+        // extent; STARTING_VCN_INPUT_BUFFER in.
+        var buffer = new byte[16 + (16 * Math.Max(1, maximum))];
         long startingVcn = 0;
-        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointersAndRefcount, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
+        bool done = Native.GetRetrievalPointers(file, Win32.FsctlGetRetrievalPointers, ref startingVcn, sizeof(long), buffer, (uint)buffer.Length, out _, IntPtr.Zero);
         int error = done ? 0 : LastErrorOr(Win32.ErrorGenFailure);
         if (error != 0 && error != Win32.ErrorMoreData)
         {
@@ -354,8 +370,8 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         extents = new Win32Extent[count];
         for (int i = 0; i < count; i++)
         {
-            int at = 16 + (24 * i);
-            extents[i] = new Win32Extent(BitConverter.ToInt64(buffer, at), BitConverter.ToInt64(buffer, at + 8), BitConverter.ToUInt64(buffer, at + 16));
+            int at = 16 + (16 * i);
+            extents[i] = new Win32Extent(BitConverter.ToInt64(buffer, at), BitConverter.ToInt64(buffer, at + 8), 0);
         }
 
         return error;

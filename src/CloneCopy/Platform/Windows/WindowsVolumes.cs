@@ -4,8 +4,8 @@ using System.IO;
 
 namespace CloneCopy.Platform.Windows;
 
-/// <summary>What a volume can do for a block clone: whether it shares blocks, its cluster size, its FILE_* flags.</summary>
-internal readonly record struct VolumeCapability(bool CanBlockClone, long ClusterSize, string FileSystem, uint Flags = 0)
+/// <summary>What a volume can do for a block clone: whether it shares blocks, its FILE_* flags (the cluster size is learnt from a clone's own handle).</summary>
+internal readonly record struct VolumeCapability(bool CanBlockClone, string FileSystem, uint Flags = 0)
 {
     public bool Has(uint flag) => (Flags & flag) != 0;
 }
@@ -135,9 +135,8 @@ internal sealed class WindowsVolumes
     }
 
     /// <summary>
-    /// What the volume can do, asked of the system once per volume. The cluster size is asked only of a
-    /// volume that can clone (it is needed only there, and a network drive may not answer it).
-    /// Throws <see cref="IOException"/> when the volume cannot be queried (locked, vanished, unreachable).
+    /// What the volume can do, asked of the system once per volume (GetVolumeInformationW). Throws
+    /// <see cref="IOException"/> when the volume cannot be queried (locked, vanished, unreachable).
     /// </summary>
     public VolumeCapability CapabilityOf(string key)
     {
@@ -157,18 +156,21 @@ internal sealed class WindowsVolumes
             throw new IOException($"Cannot query volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
         }
 
-        if ((flags & Win32.FileSupportsBlockRefcounting) == 0)
-        {
-            return _capabilityByKey[key] = new VolumeCapability(false, 0, fileSystem, flags);
-        }
+        return _capabilityByKey[key] = new VolumeCapability((flags & Win32.FileSupportsBlockRefcounting) != 0, fileSystem, flags);
+    }
 
-        error = _kernel.GetDiskFreeSpace(key, out uint sectorsPerCluster, out uint bytesPerSector);
-        if (error != 0)
-        {
-            throw new IOException($"Cannot read the cluster size of volume {Named(key)}: {Win32.Describe(error)}", Win32.HResultOf(error));
-        }
-
-        return _capabilityByKey[key] = new VolumeCapability(true, (long)sectorsPerCluster * bytesPerSector, fileSystem, flags);
+    /// <summary>
+    /// The cluster size from GetDiskFreeSpaceW on the volume's mount point as GetVolumePathNameW gave it (a drive or UNC
+    /// root, or a mounted folder), never on its \\?\Volume{GUID}\ root, which the page does not document. The fallback
+    /// where the integrity query on a clone's own handle cannot tell it.
+    /// </summary>
+    public int ClusterSizeFromMountPoint(string key, out long clusterSize)
+    {
+        clusterSize = 0;
+        string root = _mountPathByKey.TryGetValue(key, out string? mountPath) ? mountPath : key;
+        int error = _kernel.GetDiskFreeSpace(root, out uint sectorsPerCluster, out uint bytesPerSector);
+        clusterSize = (long)sectorsPerCluster * bytesPerSector;
+        return error;
     }
 
     private string Resolve(string directory)

@@ -1,0 +1,142 @@
+# The Windows CI experiment of issue 37: on a ReFS volume (or Dev Drive), clone a set of files chosen to meet each rule
+# CloneCopy relies on, with the guard (CloneCopyRequireClones=error) and CloneCopyVerifyClones=true, copy the same files
+# with MSBuild's own Copy (DisableCloneCopy=true), and compare each pair: SHA-256, last-write time, attributes, sparse
+# flag, integrity setting, then ReFS reference counts (the clone's extents shared, the copy's not). Any difference
+# fails the job. The volume's GetVolumeInformationW flags are logged first, so the first real run says which of
+# docs/windows.md's assumptions held (POSIX delete A2, block refcounting, integrity streams, sparse files).
+# tests/Shared/Windows/MsBuildCopyComparisonCases.cs runs the same matrix and checks against the simulator.
+#
+#   pwsh scripts/windows/compare-with-msbuild-copy.ps1 -Volume R: -Packages artifacts/packages
+param(
+  [Parameter(Mandatory)] [string] $Volume,
+  [Parameter(Mandatory)] [string] $Packages
+)
+$ErrorActionPreference = 'Stop'
+$failures = [System.Collections.Generic.List[string]]::new()
+
+Add-Type -TypeDefinition @'
+using System;
+using System.Runtime.InteropServices;
+using System.Text;
+public static class CloneCopyProbe
+{
+    [DllImport("kernel32.dll", CharSet = CharSet.Unicode, SetLastError = true)]
+    public static extern bool GetVolumeInformationW(string root, StringBuilder name, int nameSize, out uint serial, out uint maxComponent, out uint flags, StringBuilder fs, int fsSize);
+    public static uint Flags(string root, out string fileSystem)
+    {
+        var name = new StringBuilder(261); var fs = new StringBuilder(261);
+        if (!GetVolumeInformationW(root, name, name.Capacity, out _, out _, out uint flags, fs, fs.Capacity))
+            throw new System.ComponentModel.Win32Exception(Marshal.GetLastWin32Error());
+        fileSystem = fs.ToString();
+        return flags;
+    }
+}
+'@
+
+# 1. The volume's flags (GetVolumeInformationW), each CloneCopy reads.
+$root = $Volume.TrimEnd('\') + '\'
+$fileSystem = ''
+$flags = [CloneCopyProbe]::Flags($root, [ref] $fileSystem)
+$named = [ordered]@{
+  'FILE_SUPPORTS_SPARSE_FILES (0x40)' = 0x40; 'FILE_NAMED_STREAMS (0x40000)' = 0x40000
+  'FILE_SUPPORTS_INTEGRITY_STREAMS (0x4000000)' = 0x4000000; 'FILE_SUPPORTS_BLOCK_REFCOUNTING (0x8000000)' = 0x8000000
+  'FILE_SUPPORTS_POSIX_UNLINK_RENAME (0x400)' = 0x400
+}
+Write-Host ("volume {0}: {1}, flags 0x{2:X8}" -f $root, $fileSystem, $flags)
+foreach ($entry in $named.GetEnumerator()) { Write-Host ("  {0,-45} {1}" -f $entry.Key, [bool]($flags -band $entry.Value)) }
+fsutil fsinfo refsinfo $Volume.TrimEnd('\') | Write-Host
+if (-not ($flags -band 0x8000000)) { $failures.Add("$root does not report FILE_SUPPORTS_BLOCK_REFCOUNTING") }
+
+# 2. The sources, on the volume: each meets a rule (docs/windows.md).
+$work = Join-Path $root 'msbuild-compare'
+Remove-Item -Recurse -Force $work -ErrorAction SilentlyContinue
+$src = New-Item -ItemType Directory -Force (Join-Path $work 'src')
+function New-Source([string] $name, [long] $length) {
+  $path = Join-Path $src $name
+  $stream = [System.IO.File]::Create($path)
+  try {
+    $stream.SetLength($length)
+    $head = [byte[]]::new([Math]::Min($length, 1MB)); [System.Random]::new($length % 1000).NextBytes($head)
+    $stream.Position = 0; $stream.Write($head, 0, $head.Length)
+    if ($length -gt 2MB) { $stream.Position = $length - 1MB; $stream.Write($head, 0, 1MB) }
+  } finally { $stream.Dispose() }
+  return $path
+}
+New-Source 'one-byte.bin' 1 | Out-Null
+New-Source 'cluster-plus-one.bin' 4097 | Out-Null                # past one 4 KiB cluster: the last cluster rounded up (A1)
+New-Source 'sixty-four-k-plus-one.bin' (64KB + 1) | Out-Null     # past one 64 KiB cluster; asks the CopyFile question where it may
+New-Source 'over-four-gib.bin' (4GB + 4097) | Out-Null           # two clone calls (2 GiB chunks), the second ending past 4 GiB
+$sparse = New-Source 'sparse-with-holes.bin' (8MB)
+fsutil sparse setflag $sparse | Out-Null
+fsutil sparse setrange $sparse 1048576 6291456 | Out-Null        # a hole of 6 MiB inside (MS-FSA 2.1.5.10.16)
+$integrity = Join-Path $src 'integrity.bin'
+New-Item -ItemType File $integrity | Out-Null
+Set-FileIntegrity -FileName $integrity -Enable $true             # set while empty, then written
+[System.IO.File]::WriteAllBytes($integrity, [byte[]](1..100000 | ForEach-Object { $_ % 251 }))
+Get-ChildItem $src | Format-Table Name, Length, Attributes | Out-String | Write-Host
+
+# 3. One project, two builds: CloneCopy (guard, every clone read back) and MSBuild's Copy.
+$project = Join-Path $work 'compare.proj'
+@'
+<Project Sdk="Microsoft.NET.Sdk">
+  <Sdk Name="CloneCopy" />
+  <PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup>
+  <Target Name="CopyThem" AfterTargets="Build">
+    <ItemGroup><Source Include="src\*.bin" /></ItemGroup>
+    <Copy SourceFiles="@(Source)" DestinationFolder="$(Out)" />
+  </Target>
+</Project>
+'@ | Set-Content $project
+@"
+{ "sdk": { "version": "$((dotnet --version).Trim())", "rollForward": "latestFeature" }, "msbuild-sdks": { "CloneCopy": "1.0.0" } }
+"@ | Set-Content (Join-Path $work 'global.json')
+@"
+<configuration><packageSources><clear /><add key="local" value="$((Resolve-Path $Packages).Path)" /><add key="nuget.org" value="https://api.nuget.org/v3/index.json" /></packageSources></configuration>
+"@ | Set-Content (Join-Path $work 'NuGet.config')
+Push-Location $work
+try {
+  dotnet build $project -nologo -v:d -tl:off -p:Out="$work\out-clonecopy" -p:CloneCopyRequireClones=error -p:CloneCopyVerifyClones=true > clonecopy.log
+  if ($LASTEXITCODE -ne 0) { $failures.Add('the CloneCopy build failed (the guard, CLC008, or worse): see clonecopy.log'); Get-Content -Tail 40 clonecopy.log | Write-Host }
+  Select-String -Path clonecopy.log -Pattern 'CloneCopy(\s\(\w+\))?: |CLC00' | ForEach-Object { $_.Line.Trim() } | Write-Host
+  dotnet build $project -nologo -v:n -tl:off -p:Out="$work\out-msbuild" -p:DisableCloneCopy=true > msbuild.log
+  if ($LASTEXITCODE -ne 0) { $failures.Add("MSBuild's Copy build failed: see msbuild.log") }
+} finally { Pop-Location }
+
+# 4. Each pair compared; then reference counts.
+function Get-RefCounts([string] $path) {
+  $output = fsutil file queryExtentsAndRefCounts "$path" | Out-String
+  return @([regex]::Matches($output, 'Ref:\s*0x([0-9a-fA-F]+)') | ForEach-Object { [Convert]::ToInt64($_.Groups[1].Value, 16) })
+}
+foreach ($source in Get-ChildItem $src -File) {
+  $clone = Get-Item -LiteralPath (Join-Path "$work\out-clonecopy" $source.Name) -ErrorAction SilentlyContinue
+  $copy = Get-Item -LiteralPath (Join-Path "$work\out-msbuild" $source.Name) -ErrorAction SilentlyContinue
+  if (-not $clone -or -not $copy) { $failures.Add("$($source.Name): missing (clone: $([bool]$clone), copy: $([bool]$copy))"); continue }
+  $checks = [ordered]@{
+    'SHA-256' = { param($f) (Get-FileHash -Algorithm SHA256 -LiteralPath $f.FullName).Hash }
+    'last-write time' = { param($f) $f.LastWriteTimeUtc.Ticks }
+    'attributes' = { param($f) [int]$f.Attributes }
+    'sparse flag' = { param($f) [bool]($f.Attributes -band [System.IO.FileAttributes]::SparseFile) }
+    'integrity' = { param($f) (Get-FileIntegrity -FileName $f.FullName).Enabled }
+  }
+  foreach ($check in $checks.GetEnumerator()) {
+    $a = & $check.Value $clone; $b = & $check.Value $copy
+    if ("$a" -ne "$b") { $failures.Add("$($source.Name): $($check.Key) differs: CloneCopy $a, MSBuild's Copy $b") }
+  }
+  # A clone's clusters are shared with its source (2 or more references; ReFS counts late, so wait a little); the copy's
+  # are its own. A 1-byte file may hold no extent to count.
+  if ($source.Length -ge 4096) {
+    $deadline = (Get-Date).AddSeconds(60)
+    do { $counts = Get-RefCounts $clone.FullName; $shared = $counts.Count -gt 0 -and ($counts | Measure-Object -Maximum).Maximum -ge 2 } while (-not $shared -and (Get-Date) -lt $deadline -and -not (Start-Sleep -Seconds 2))
+    if (-not $shared) { $failures.Add("$($source.Name): the clone shares no cluster (reference counts $($counts -join ', '))") }
+    $copyCounts = Get-RefCounts $copy.FullName
+    # Where CopyFile clones (Windows 11 24H2, Server 2025) MSBuild's copy shares clusters too: said, not failed.
+    if (@($copyCounts | Where-Object { $_ -ge 2 }).Count -gt 0) { Write-Host "$($source.Name): MSBuild's copy shares clusters too (CopyFile clones here: $($copyCounts -join ', '))" }
+  }
+  Write-Host "$($source.Name): compared"
+}
+
+if ($failures.Count -gt 0) {
+  $failures | ForEach-Object { Write-Host "FAIL: $_" }
+  exit 1
+}
+Write-Host 'Every clone matches MSBuild''s Copy of the same file.'

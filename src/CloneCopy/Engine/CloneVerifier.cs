@@ -1,0 +1,159 @@
+using System;
+using System.Buffers;
+using System.Collections.Concurrent;
+using System.IO;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Engine;
+
+/// <summary>
+/// Reads a clone back and compares it with its source before a volume is trusted to clone (issue 37): the first clone
+/// per volume (or filesystem pair) per build, and with CloneCopyVerifyClones every clone. A clone that does not match
+/// would be wrong bytes shipped silently, the one failure a fallback cannot catch; on a platform where no clone of
+/// CloneCopy's has ever run (Windows), the first real run then proves itself.
+/// <para>
+/// Budget: the first and the last <see cref="EdgeBytes"/> of the file (the whole file when it is no larger than twice
+/// that), once per volume per build: at most 2 MiB read from each side, two or four reads each, no open on Linux (the
+/// transfer's own descriptors are read with pread). Every clone is read whole only when CloneCopyVerifyClones asks.
+/// Until one read-back has matched on a volume, every clone there is read back (threads that clone meanwhile are
+/// checked too), so no clone is trusted unread. A mismatch: one warning per volume (CLC008, through
+/// <see cref="EngineDiagnostics"/>), and the caller writes the file again by a plain copy and clones no more there.
+/// </para>
+/// </summary>
+internal sealed class CloneVerifier
+{
+    /// <summary>Bytes compared at each end of a file on the once-per-volume check.</summary>
+    public const int EdgeBytes = 1 << 20;
+
+    private readonly EngineDiagnostics _diagnostics;
+    private readonly ConcurrentDictionary<string, bool> _verified = new(StringComparer.OrdinalIgnoreCase);
+
+    public CloneVerifier(EngineDiagnostics diagnostics) => _diagnostics = diagnostics;
+
+    /// <summary>
+    /// Tests only: runs right after a clone succeeded and before it is read back, given the destination (a handle open
+    /// for writing, and its path), so a test can make the clone wrong on purpose (no filesystem clones wrongly on
+    /// request; the handle, because the transfer holds the file's lock).
+    /// </summary>
+    public Action<SafeFileHandle, string>? AfterCloneForTests { get; set; }
+
+    /// <summary>Read-backs made (tests and the budget check count them).</summary>
+    public int ReadBacks => _readBacks;
+
+    private int _readBacks;
+
+    /// <summary>A new build: every volume is read back again.</summary>
+    public void Forget() => _verified.Clear();
+
+    /// <summary>Whether a clone on <paramref name="volume"/> is to be read back now (no I/O).</summary>
+    public bool NeedsReadBack(string volume, bool every) => every || !_verified.ContainsKey(volume) || AfterCloneForTests is not null;
+
+    /// <summary>
+    /// True when the clone at <paramref name="destination"/> holds its source's bytes (or needs no read-back); false,
+    /// with the warning reported once per volume, when it does not. Both handles must be open for reading.
+    /// </summary>
+    public bool Confirms(string volume, SafeFileHandle source, SafeFileHandle destination, long length, string destinationPath, bool every)
+    {
+        AfterCloneForTests?.Invoke(destination, destinationPath);
+        if (!every && _verified.ContainsKey(volume))
+        {
+            return true;
+        }
+
+        System.Threading.Interlocked.Increment(ref _readBacks);
+        bool same = every || length <= 2L * EdgeBytes
+            ? SameRange(source, destination, 0, length)
+            : SameRange(source, destination, 0, EdgeBytes) && SameRange(source, destination, length - EdgeBytes, EdgeBytes);
+        if (same)
+        {
+            _verified.TryAdd(volume, true);
+            return true;
+        }
+
+        _diagnostics.Report(EngineDiagnosticKind.CloneReadBackDiffered, volume, destinationPath);
+        return false;
+    }
+
+    /// <summary>As <see cref="Confirms(string, SafeFileHandle, SafeFileHandle, long, string, bool)"/>, opening both files by path (the Windows and macOS chain).</summary>
+    public bool Confirms(string volume, string source, string destination, long length, bool every)
+    {
+        if (!NeedsReadBack(volume, every))
+        {
+            return true;
+        }
+
+        // FileStream, not File.OpenHandle: the task also builds for netstandard2.0 (MSBuild.exe on .NET Framework).
+        using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
+        using var to = new FileStream(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
+        return Confirms(volume, from.SafeFileHandle, to.SafeFileHandle, length, destination, every);
+    }
+
+    private static bool SameRange(SafeFileHandle source, SafeFileHandle destination, long offset, long count)
+    {
+        int size = (int)Math.Min(count, EdgeBytes);
+        byte[] expected = ArrayPool<byte>.Shared.Rent(Math.Max(size, 1));
+        byte[] actual = ArrayPool<byte>.Shared.Rent(Math.Max(size, 1));
+        try
+        {
+            for (long at = offset, end = offset + count; at < end;)
+            {
+                int want = (int)Math.Min(size, end - at);
+                int read = ReadFully(source, expected, want, at);
+                if (read != ReadFully(destination, actual, want, at) || !new ReadOnlySpan<byte>(expected, 0, read).SequenceEqual(new ReadOnlySpan<byte>(actual, 0, read)))
+                {
+                    return false;
+                }
+
+                if (read < want)
+                {
+                    return true; // both ended early alike (the source shrank meanwhile): nothing more to compare
+                }
+
+                at += read;
+            }
+
+            return true;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(expected);
+            ArrayPool<byte>.Shared.Return(actual);
+        }
+    }
+
+    private static int ReadFully(SafeFileHandle file, byte[] buffer, int count, long offset)
+    {
+#if NET
+        int total = 0;
+        while (total < count)
+        {
+            int read = RandomAccess.Read(file, buffer.AsSpan(total, count - total), offset + total);
+            if (read == 0)
+            {
+                break;
+            }
+
+            total += read;
+        }
+
+        return total;
+#else
+        // .NET Framework has no positional read: a FileStream over the same handle (not owning it), positioned first.
+        using var stream = new FileStream(new SafeFileHandle(file.DangerousGetHandle(), ownsHandle: false), FileAccess.Read, 1);
+        stream.Position = offset;
+        int total = 0;
+        while (total < count)
+        {
+            int read = stream.Read(buffer, total, count - total);
+            if (read == 0)
+            {
+                break;
+            }
+
+            total += read;
+        }
+
+        return total;
+#endif
+    }
+}

@@ -1,0 +1,154 @@
+using System;
+using System.Threading;
+using CloneCopy.Engine;
+using Microsoft.Win32.SafeHandles;
+
+namespace CloneCopy.Platform.Windows;
+
+/// <summary>The new destination: created, cloned into, given the source's metadata; removed again through its own handle on failure.</summary>
+internal sealed partial class WindowsBlockCloner
+{
+    /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CancellationToken cancellation)
+    {
+        // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
+        // half-made file. DELETE access is for the failure tail only.
+        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out CloneAttempt failure))
+        {
+            return failure;
+        }
+
+        bool complete = false;
+        try
+        {
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, cancellation);
+            complete = attempt.Kind == CloneAttemptKind.Cloned;
+            return attempt;
+        }
+        finally
+        {
+            bool marked = complete || MarkForDeletion(to, volume);
+            _calls.CloseHandle(to);
+            if (!marked)
+            {
+                // A file system that refused both dispositions: delete by name, now that our handle is closed.
+                _calls.DeleteFile(destination);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Marks the half-made destination for deletion, as the last call on its handle before it is closed: the WDK
+    /// page for FILE_DISPOSITION_INFORMATION allows nothing but closing a handle that has marked its file. Where the
+    /// volume has POSIX delete (FILE_SUPPORTS_POSIX_UNLINK_RENAME), FileDispositionInfoEx with POSIX semantics, which
+    /// removes the name when this handle closes even if another handle (a scanner in kernel mode, which share mode 0
+    /// does not stop) keeps the file open: the copy that follows finds the name free. Else, or if the Ex call is not
+    /// understood, the plain disposition (the file goes at its last close). False when neither was accepted.
+    /// </summary>
+    private bool MarkForDeletion(SafeFileHandle file, VolumeCapability volume)
+    {
+        if (volume.Has(Win32.FileSupportsPosixUnlinkRename))
+        {
+            int error = _calls.SetDispositionEx(file, Win32.FileDispositionFlagDelete | Win32.FileDispositionFlagPosixSemantics | Win32.FileDispositionFlagIgnoreReadOnlyAttribute);
+            if (error == 0)
+            {
+                return true;
+            }
+
+            // Rust's std falls back on these three (library/std/src/sys/pal/windows/fs.rs): the class or the flags
+            // not known. Any other answer (access denied) would be the plain call's answer too.
+            if (error is not (Win32.ErrorInvalidParameter or Win32.ErrorNotSupported or Win32.ErrorInvalidFunction))
+            {
+                return false;
+            }
+        }
+
+        return _calls.SetDeleteOnClose(file, true) == 0;
+    }
+
+    /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
+    /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
+    /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, CancellationToken cancellation)
+    {
+        CloneAttempt failure;
+        if (!integrity && Failed(_calls.SetSparse(to, true), destination, out failure))
+        {
+            return failure;
+        }
+
+        // The integrity setting only while the file is empty (FSCTL_SET_INTEGRITY_INFORMATION), and before its blocks
+        // are shared (MS-FSCC 2.3.74: STATUS_NOT_SUPPORTED then).
+        if (giveIntegrity is IntegrityInformation setting)
+        {
+            int error = _calls.SetIntegrityInformation(to, setting);
+            if (error == Win32.ErrorAccessDenied)
+            {
+                // Refused on our own new file, opened for writing: the volume does not give integrity streams here
+                // (its page: "Minimum supported client: None supported"; Dev Drive, reflink-copy #27). Not fatal: a clone
+                // needs them enabled in both files or disabled in both (Block Cloning), so CopyFile, whose copy has
+                // them, writes this file, and the volume is remembered (CloneFrom).
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.IntegrityStreamsCannotBeGiven, Described(error, destination));
+            }
+
+            if (Failed(error, destination, out failure))
+            {
+                return failure;
+            }
+        }
+
+        // Block Cloning: "The destination region must not extend past the end of file": the end of file first.
+        if (Failed(_calls.SetEndOfFile(to, sourceInfo.EndOfFile), destination, out failure))
+        {
+            return failure;
+        }
+
+        // The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.
+        long rounded = (sourceInfo.EndOfFile + clusterSize - 1) / clusterSize * clusterSize;
+        long chunk = Math.Max(clusterSize, _chunkSize / clusterSize * clusterSize);
+        for (long offset = 0; offset < rounded; offset += chunk)
+        {
+            cancellation.ThrowIfCancellationRequested();
+            int error = _calls.DuplicateExtents(from, to, offset, offset, Math.Min(chunk, rounded - offset));
+            if (error == Win32.ErrorInvalidFunction)
+            {
+                // STATUS_INVALID_DEVICE_REQUEST: this filesystem does not implement the FSCTL (MS-FSA 2.1.5.10.4).
+                return CannotCloneHere(error, destination);
+            }
+
+            // Per file by the documents, but counted: RefusalsBeforeGivingUp in a row stop the volume for this build.
+            if ((error is Win32.ErrorNotSupported or Win32.ErrorInvalidParameter) && Interlocked.Increment(ref state.Refusals) >= RefusalsBeforeGivingUp)
+            {
+                return CloneAttempt.ImpossibleHere(NotClonedReason.VolumeRefusesClones, $"{RefusalsBeforeGivingUp} clones in a row refused on this volume; the last: {Described(error, destination)}");
+            }
+
+            if (Failed(error, destination, out failure))
+            {
+                return failure;
+            }
+        }
+
+        Volatile.Write(ref state.Refusals, 0); // the volume clones: only refusals in a row count
+
+        // Not sparse at the end, whatever the source: CopyFile keeps sparseness only when asked (COPY_FILE_ENABLE_SPARSE_COPY,
+        // which MSBuild's Copy does not pass). A sparse source's holes are allocated now (MS-FSA 2.1.5.10.38), as
+        // CopyFile would have written them.
+        if (!integrity && Failed(_calls.SetSparse(to, false), destination, out failure))
+        {
+            return failure;
+        }
+
+        // The last write time and the attributes CopyFile keeps (its remarks promise the attributes; the time is
+        // ASSUMED A6), on the open handle and last, so nothing after it changes the time (FILE_BASIC_INFORMATION: 0
+        // leaves a time as it is, so creation, access and change times stay the new file's). Only the attributes a
+        // set may change (MS-FSA 2.1.5.15.2); none of them is FILE_ATTRIBUTE_NORMAL, which clears the archive bit a
+        // new file is given.
+        uint attributes = sourceInfo.Attributes & Win32.ValidSetAttributes;
+        if (Failed(_calls.SetBasicInformation(to, new Win32FileTimes(0, 0, sourceInfo.Times.LastWriteTime, 0), attributes == 0 ? Win32.FileAttributeNormal : attributes), destination, out failure))
+        {
+            return failure;
+        }
+
+        return CloneAttempt.Cloned;
+    }
+}

@@ -1,0 +1,98 @@
+using System;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using CloneCopy.Engine;
+using CloneCopy.Platform.Linux;
+using CloneCopy.Tests.Infrastructure;
+using Xunit;
+
+namespace CloneCopy.Tests.Engine;
+
+/// <summary>
+/// The read-back of clones on Linux (issue 37), on a real reflink XFS: the first FICLONE per pair of filesystems per
+/// build is read back and compared with its source; with CloneCopyVerifyClones every one. No filesystem clones wrongly on
+/// request, so the verifier's seam writes into the fresh clone before it is read back.
+/// </summary>
+[Collection(FilesystemCollection.Name)]
+public sealed class CloneReadBackTests
+{
+    private readonly LoopFilesystems _filesystems;
+
+    public CloneReadBackTests(LoopFilesystems filesystems) => _filesystems = filesystems;
+
+    [FilesystemFact]
+    public void A_clone_made_wrong_is_caught_rewritten_by_a_plain_copy_warned_once_and_the_filesystem_clones_no_more_this_build()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var diagnostics = new EngineDiagnostics();
+        var verifier = new CloneVerifier(diagnostics) { AfterCloneForTests = Corrupt };
+        var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
+        transfer.UseVerdictsOf(new BuildVerdicts());
+        string[] sources = Enumerable.Range(1, 3).Select(i => TestFiles.Write(Path.Combine(directory, $"{i}.bin"), 3 << 20, seed: i)).ToArray();
+
+        TransferResult[] results = sources.Select(s => transfer.Transfer(s, s + ".copy", CancellationToken.None)).ToArray();
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (results[0].Method, results[0].Reason));
+        Assert.All(results.Skip(1), r => Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (r.Method, r.Reason)));
+        Assert.All(sources, s => Assert.Equal(File.ReadAllBytes(s), File.ReadAllBytes(s + ".copy")));
+        Assert.False(ExtentMap.SharesAllExtents(sources[0], sources[0] + ".copy", out _));
+        Assert.True(diagnostics.TryTake(out EngineDiagnostic said));
+        Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
+        Assert.Equal(sources[0] + ".copy", said.Detail);
+        Assert.False(diagnostics.TryTake(out _)); // said once
+        Assert.Equal(1, verifier.ReadBacks);
+    }
+
+    [FilesystemFact]
+    public void Once_one_clone_read_back_right_later_clones_are_not_read_unless_every_clone_is_to_be_verified()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var verifier = new CloneVerifier(new EngineDiagnostics());
+        var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
+        transfer.UseVerdictsOf(new BuildVerdicts());
+        for (int i = 1; i <= 3; i++)
+        {
+            string source = TestFiles.Write(Path.Combine(directory, $"{i}.bin"), 100_000, seed: i);
+            Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, source + ".copy", CancellationToken.None).Method);
+        }
+
+        Assert.Equal(1, verifier.ReadBacks);
+
+        transfer.UseVerdictsOf(new BuildVerdicts { VerifyClones = true });
+        for (int i = 4; i <= 6; i++)
+        {
+            string source = TestFiles.Write(Path.Combine(directory, $"{i}.bin"), 100_000, seed: i);
+            Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, source + ".copy", CancellationToken.None).Method);
+        }
+
+        Assert.Equal(4, verifier.ReadBacks);
+    }
+
+    [FilesystemFact]
+    public void With_every_clone_verified_a_difference_in_the_middle_of_a_large_file_is_caught()
+    {
+        // The once-per-volume check reads the first and last MiB only; CloneCopyVerifyClones reads every byte.
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var verifier = new CloneVerifier(new EngineDiagnostics()) { AfterCloneForTests = (handle, _) => Poke(handle, 2 << 20) };
+        var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
+        transfer.UseVerdictsOf(new BuildVerdicts { VerifyClones = true });
+        string source = TestFiles.Write(Path.Combine(directory, "big.bin"), 5 << 20, seed: 9);
+
+        TransferResult result = transfer.Transfer(source, source + ".copy", CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.CloneReadBackDiffered, result.Reason);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(source + ".copy"));
+    }
+
+    private static void Corrupt(Microsoft.Win32.SafeHandles.SafeFileHandle destination, string path) => Poke(destination, RandomAccess.GetLength(destination) - 1);
+
+    /// <summary>Flips one byte of the clone, as a filesystem that cloned wrongly would leave it.</summary>
+    internal static void Poke(Microsoft.Win32.SafeHandles.SafeFileHandle destination, long offset)
+    {
+        var one = new byte[1];
+        RandomAccess.Read(destination, one, offset);
+        one[0] ^= 0xFF;
+        RandomAccess.Write(destination, one, offset);
+    }
+}
