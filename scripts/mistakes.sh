@@ -126,13 +126,14 @@ mistake "the up-to-date test compares whole seconds" src/CloneCopy/Rules/PairCop
 mistake "a reused node keeps the last build's cannot-clone verdicts (Linux)" src/CloneCopy/Platform/Linux/LinuxFileTransfer.cs \
   '                _cache.Clear();
 ' '' -class $T.ReusedNodeVerdictsTests
-# (issue 38's mistake 3, the buffered copy writing a chunk's first bytes again after a short write, is added with the
-# seam that makes write() return short: tests/CloneCopy.Tests/Faults, issue 36.)
+mistake "the buffered copy writes a chunk's first bytes again after a short write" src/CloneCopy/Platform/Linux/LinuxBufferedCopy.cs \
+  '            data += done;
+' '' -class CloneCopy.Tests.Faults.ByteCallFaultTests
 mistake "the CI guard counts empty files" src/CloneCopy/Reporting/ProjectStatistics.cs \
   'is not (NotClonedReason.EmptyFile or NotClonedReason.CopyFileClonesHere))' 'is not NotClonedReason.CopyFileClonesHere)' \
   -class $T.RequireClonesGuardTests
-mistake "access denied retried with change waves from 18.7 off" src/CloneCopy/Rules/CopyRetries.cs \
-  'MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7)' 'true' \
+mistake "access denied retried with change waves from 18.7 off" src/CloneCopy/Rules/RunningMSBuild.cs \
+  '&& MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7)' '' \
   -method $T.UnprivilegedLaneRulesTests.Access_denied_is_not_retried_with_change_waves_from_18_7_off
 mistake "a read-only destination linked into a package cache replaced where the write would be refused" src/CloneCopy/Rules/DestinationRules.cs \
   'PlatformFactory.Current.IsSharedEntry(status) && PlatformFactory.Current.WriteWouldSucceed(destinationFull)' 'PlatformFactory.Current.IsSharedEntry(status)' \
