@@ -9,8 +9,9 @@
 #      A mistake that fails none of them is reported, and then the whole suite runs with it, to say whether any
 #      other test would have caught it (still a failure of this script: the table names the test that must).
 #
-#   bash scripts/mistakes.sh            # as root (loop filesystems, uid 65534 for the unprivileged rules); about
-#                                       # 10 minutes for the suite and a minute a mistake on 2 busy cores
+#   bash scripts/mistakes.sh            # as root (loop filesystems, uid 65534 for the unprivileged rules); the
+#                                       # suite's time (49 min on 2 cores shared with four builds, 2026-11-27), then
+#                                       # 10 s to 2 min a mistake (a build and its named tests)
 #   MISTAKES='guard|up-to-date' bash scripts/mistakes.sh   # only the mistakes whose names match (a regular
 #                                       # expression); the whole suite still runs first
 #   MISTAKES_FULL=1 bash scripts/mistakes.sh   # the whole suite for every mistake too (slow: an hour or more)
