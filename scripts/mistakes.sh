@@ -152,5 +152,14 @@ mistake "the same-file test without the folder check (a same-name hard link in a
   'return sourceDirectory.HasIdentity && sourceDirectory.Device == destinationDirectory.Device && sourceDirectory.Inode == destinationDirectory.Inode;' \
   'return true;' -class $T.SameFileRuleTests
 
+# Performance: the first Copy in a node paid 4-7 ms for the JIT compiling a framework collection over a value type of
+# CloneCopy's (issues 35-39's merge); no timed test can hold that on a shared machine, the runtime's list of what it
+# compiled can.
+mistake "a framework collection over one of CloneCopy's value types on the first copy's path" src/CloneCopy/Engine/CloneVerifier.cs \
+  '            RememberVerified(volume);
+' '            RememberVerified(volume);
+            new System.Collections.Concurrent.ConcurrentDictionary<TVolume, bool>().TryAdd(volume, true);
+' -class CloneCopy.Tests.Integration.FirstCopyInANodeTests
+
 if ((status == 0)); then echo "mistakes: every mistake fails a test that names it ($((SECONDS - started)) s in all)"; fi
 exit "$status"

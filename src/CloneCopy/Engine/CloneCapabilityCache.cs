@@ -114,4 +114,8 @@ internal readonly struct VolumePair : IEquatable<VolumePair>
     public override bool Equals(object? obj) => obj is VolumePair other && Equals(other);
 
     public override int GetHashCode() => (int)(SourceDevice ^ (DestinationDevice << 7));
+
+    /// <summary>The destination's filesystem by its device's major:minor (as /proc/self/mountinfo shows it), for a warning.</summary>
+    public override string ToString() =>
+        $"the filesystem of device {DestinationDevice >> 8 & 0xfff | (DestinationDevice >> 32 & ~0xfffUL)}:{DestinationDevice & 0xff | (DestinationDevice >> 12 & ~0xffUL)}";
 }

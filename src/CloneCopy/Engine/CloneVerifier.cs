@@ -1,7 +1,7 @@
 using System;
 using System.Buffers;
-using System.Collections.Concurrent;
 using System.IO;
+using System.Threading;
 using Microsoft.Win32.SafeHandles;
 
 namespace CloneCopy.Engine;
@@ -19,14 +19,28 @@ namespace CloneCopy.Engine;
 /// checked too), so no clone is trusted unread. A mismatch: one warning per volume (CLC008, through
 /// <see cref="EngineDiagnostics"/>), and the caller writes the file again by a plain copy and clones no more there.
 /// </para>
+/// <para>
+/// A volume is the key its platform's transfer already holds (a pair of device numbers on Linux, a volume name
+/// elsewhere); its <see cref="object.ToString"/> names it in the warning, made only when one is said. The volumes
+/// read back are a small array replaced whole on the rare write, as <see cref="CloneCapabilityCache{TVolumes}"/>
+/// keeps its verdicts: no framework collection over a value type, whose generic code a fresh MSBuild node would
+/// compile before its first copy (a concurrent dictionary here cost the first Copy in a node milliseconds).
+/// </para>
 /// </summary>
-internal sealed class CloneVerifier
+internal sealed class CloneVerifier<TVolume>
+    where TVolume : IEquatable<TVolume>
 {
     /// <summary>Bytes compared at each end of a file on the once-per-volume check.</summary>
     public const int EdgeBytes = 1 << 20;
 
     private readonly EngineDiagnostics _diagnostics;
-    private readonly ConcurrentDictionary<string, bool> _verified = new(StringComparer.OrdinalIgnoreCase);
+    private readonly object _writeLock = new();
+    // Not Array.Empty: that is framework generic code over a value type (Linux's VolumePair), compiled by the JIT in
+    // a fresh node before its first copy; an array of our own struct is not.
+#pragma warning disable CA1825
+    private static readonly TVolume[] NoVolumes = new TVolume[0];
+#pragma warning restore CA1825
+    private TVolume[] _verified = NoVolumes;
 
     public CloneVerifier(EngineDiagnostics diagnostics) => _diagnostics = diagnostics;
 
@@ -43,19 +57,25 @@ internal sealed class CloneVerifier
     private int _readBacks;
 
     /// <summary>A new build: every volume is read back again.</summary>
-    public void Forget() => _verified.Clear();
+    public void Forget()
+    {
+        lock (_writeLock)
+        {
+            Volatile.Write(ref _verified, NoVolumes);
+        }
+    }
 
     /// <summary>Whether a clone on <paramref name="volume"/> is to be read back now (no I/O).</summary>
-    public bool NeedsReadBack(string volume, bool every) => every || !_verified.ContainsKey(volume) || AfterCloneForTests is not null;
+    public bool NeedsReadBack(TVolume volume, bool every) => every || !IsVerified(volume) || AfterCloneForTests is not null;
 
     /// <summary>
     /// True when the clone at <paramref name="destination"/> holds its source's bytes (or needs no read-back); false,
     /// with the warning reported once per volume, when it does not. Both handles must be open for reading.
     /// </summary>
-    public bool Confirms(string volume, SafeFileHandle source, SafeFileHandle destination, long length, string destinationPath, bool every)
+    public bool Confirms(TVolume volume, SafeFileHandle source, SafeFileHandle destination, long length, string destinationPath, bool every)
     {
         AfterCloneForTests?.Invoke(destination, destinationPath);
-        if (!every && _verified.ContainsKey(volume))
+        if (!every && IsVerified(volume))
         {
             return true;
         }
@@ -66,16 +86,16 @@ internal sealed class CloneVerifier
             : SameRange(source, destination, 0, EdgeBytes) && SameRange(source, destination, length - EdgeBytes, EdgeBytes);
         if (same)
         {
-            _verified.TryAdd(volume, true);
+            RememberVerified(volume);
             return true;
         }
 
-        _diagnostics.Report(EngineDiagnosticKind.CloneReadBackDiffered, volume, destinationPath);
+        _diagnostics.Report(EngineDiagnosticKind.CloneReadBackDiffered, volume.ToString() ?? string.Empty, destinationPath);
         return false;
     }
 
-    /// <summary>As <see cref="Confirms(string, SafeFileHandle, SafeFileHandle, long, string, bool)"/>, opening both files by path (the Windows and macOS chain).</summary>
-    public bool Confirms(string volume, string source, string destination, long length, bool every)
+    /// <summary>As <see cref="Confirms(TVolume, SafeFileHandle, SafeFileHandle, long, string, bool)"/>, opening both files by path (the Windows and macOS chain).</summary>
+    public bool Confirms(TVolume volume, string source, string destination, long length, bool every)
     {
         if (!NeedsReadBack(volume, every))
         {
@@ -86,6 +106,36 @@ internal sealed class CloneVerifier
         using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         using var to = new FileStream(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
         return Confirms(volume, from.SafeFileHandle, to.SafeFileHandle, length, destination, every);
+    }
+
+    private bool IsVerified(TVolume volume)
+    {
+        foreach (TVolume verified in Volatile.Read(ref _verified))
+        {
+            if (verified.Equals(volume))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private void RememberVerified(TVolume volume)
+    {
+        lock (_writeLock)
+        {
+            if (IsVerified(volume))
+            {
+                return;
+            }
+
+            TVolume[] current = _verified;
+            TVolume[] next = new TVolume[current.Length + 1];
+            Array.Copy(current, next, current.Length);
+            next[current.Length] = volume;
+            Volatile.Write(ref _verified, next);
+        }
     }
 
     private static bool SameRange(SafeFileHandle source, SafeFileHandle destination, long offset, long count)

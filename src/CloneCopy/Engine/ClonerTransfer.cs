@@ -27,15 +27,15 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics, Func<string, FileInfo>? fileItLeadsTo = null)
     {
         Diagnostics = diagnostics;
-        Verifier = new CloneVerifier(diagnostics);
+        Verifier = new CloneVerifier<string>(diagnostics);
         _fileItLeadsTo = fileItLeadsTo ?? (path => Platform.Portable.DotNetPathProbe.FileItLeadsTo(path));
         _cloner = new Lazy<IFileCloner?>(() => Create(createCloner), LazyThreadSafetyMode.ExecutionAndPublication);
     }
 
     public EngineDiagnostics Diagnostics { get; }
 
-    /// <summary>Reads clones back (<see cref="CloneVerifier"/>).</summary>
-    public CloneVerifier Verifier { get; private set; } = null!;
+    /// <summary>Reads clones back (<see cref="CloneVerifier{TVolume}"/>).</summary>
+    public CloneVerifier<string> Verifier { get; }
 
     /// <summary>Pairs that fell back to a full copy because of the link limit.</summary>
     public long LinkLimitHits => Interlocked.Read(ref _linkLimitHits);
@@ -258,7 +258,7 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     }
 
     /// <summary>
-    /// The read-back of a clone (<see cref="CloneVerifier"/>): None when it matches. A clone that differs is deleted in
+    /// The read-back of a clone (<see cref="CloneVerifier{TVolume}"/>): None when it matches. A clone that differs is deleted in
     /// place of a link (the link MSBuild would make needs the name) and otherwise left for File.Copy to write again
     /// (the caller's plain copy, overwriting it), and the pair of volumes clones no more in this build.
     /// </summary>

@@ -35,7 +35,7 @@ internal sealed class BuildVerdicts
 
     /// <summary>
     /// Set when a project of this build on this node asked for CloneCopyVerifyClones: every clone is read back whole and
-    /// compared with its source (<see cref="CloneVerifier"/>), not only the first per volume.
+    /// compared with its source (<see cref="CloneVerifier{TVolume}"/>), not only the first per volume.
     /// </summary>
     public bool VerifyClones
     {

@@ -26,7 +26,7 @@ public sealed class CloneReadBackTests
     {
         string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
         var diagnostics = new EngineDiagnostics();
-        var verifier = new CloneVerifier(diagnostics) { AfterCloneForTests = Corrupt };
+        var verifier = new CloneVerifier<VolumePair>(diagnostics) { AfterCloneForTests = Corrupt };
         var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
         transfer.UseVerdictsOf(new BuildVerdicts());
         string[] sources = Enumerable.Range(1, 3).Select(i => TestFiles.Write(Path.Combine(directory, $"{i}.bin"), 3 << 20, seed: i)).ToArray();
@@ -40,6 +40,7 @@ public sealed class CloneReadBackTests
         Assert.True(diagnostics.TryTake(out EngineDiagnostic said));
         Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
         Assert.Equal(sources[0] + ".copy", said.Detail);
+        Assert.StartsWith("the filesystem of device ", said.Subject, StringComparison.Ordinal); // named by its device, as mountinfo shows it
         Assert.False(diagnostics.TryTake(out _)); // said once
         Assert.Equal(1, verifier.ReadBacks);
     }
@@ -48,7 +49,7 @@ public sealed class CloneReadBackTests
     public void Once_one_clone_read_back_right_later_clones_are_not_read_unless_every_clone_is_to_be_verified()
     {
         string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
-        var verifier = new CloneVerifier(new EngineDiagnostics());
+        var verifier = new CloneVerifier<VolumePair>(new EngineDiagnostics());
         var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
         transfer.UseVerdictsOf(new BuildVerdicts());
         for (int i = 1; i <= 3; i++)
@@ -74,7 +75,7 @@ public sealed class CloneReadBackTests
     {
         // The once-per-volume check reads the first and last MiB only; CloneCopyVerifyClones reads every byte.
         string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
-        var verifier = new CloneVerifier(new EngineDiagnostics()) { AfterCloneForTests = (handle, _) => Poke(handle, 2 << 20) };
+        var verifier = new CloneVerifier<VolumePair>(new EngineDiagnostics()) { AfterCloneForTests = (handle, _) => Poke(handle, 2 << 20) };
         var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
         transfer.UseVerdictsOf(new BuildVerdicts { VerifyClones = true });
         string source = TestFiles.Write(Path.Combine(directory, "big.bin"), 5 << 20, seed: 9);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using CloneCopy.Tests.Infrastructure;
@@ -10,7 +11,8 @@ namespace CloneCopy.Tests.Integration;
 public static class Dotnet
 {
     /// <param name="program">Another program to start instead (script(1), to give dotnet a terminal), with its own arguments.</param>
-    public static (int ExitCode, string Output) Run(string arguments, string workingDirectory, string? nugetPackages, int timeoutSeconds = 600, string program = "dotnet", string? programArguments = null)
+    /// <param name="environment">Variables to set for this run only (the runtime's own diagnostics, for one).</param>
+    public static (int ExitCode, string Output) Run(string arguments, string workingDirectory, string? nugetPackages, int timeoutSeconds = 600, string program = "dotnet", string? programArguments = null, IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(program, programArguments ?? arguments)
         {
@@ -43,6 +45,11 @@ public static class Dotnet
         if (nugetPackages is not null)
         {
             start.Environment["NUGET_PACKAGES"] = nugetPackages;
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
         }
 
         return ProcessRunner.Run(start, timeoutSeconds);

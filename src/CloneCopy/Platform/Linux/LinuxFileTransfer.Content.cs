@@ -61,21 +61,20 @@ internal sealed unsafe partial class LinuxFileTransfer
     }
 
     /// <summary>
-    /// The read-back of a clone (<see cref="CloneVerifier"/>, the first per pair of filesystems per build, or every one
+    /// The read-back of a clone (<see cref="CloneVerifier{TVolume}"/>, the first per pair of filesystems per build, or every one
     /// with CloneCopyVerifyClones), with pread on the descriptors already open. A mismatch: no more clones on the pair.
     /// </summary>
     private bool ReadBackMatches(int source, int destination, string destinationPath, long length, VolumePair volumes)
     {
         bool every = (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true;
-        string key = _volumeNames.GetOrAdd(volumes, static pair => $"the filesystem of device {pair.DestinationDevice >> 8 & 0xfff | (pair.DestinationDevice >> 32 & ~0xfffUL)}:{pair.DestinationDevice & 0xff | (pair.DestinationDevice >> 12 & ~0xffUL)}");
-        if (!_verifier.NeedsReadBack(key, every))
+        if (!_verifier.NeedsReadBack(volumes, every))
         {
             return true;
         }
 
         using var from = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)source, ownsHandle: false);
         using var to = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)destination, ownsHandle: false);
-        if (_verifier.Confirms(key, from, to, length, destinationPath, every))
+        if (_verifier.Confirms(volumes, from, to, length, destinationPath, every))
         {
             return true;
         }

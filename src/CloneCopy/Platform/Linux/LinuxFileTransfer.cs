@@ -23,19 +23,16 @@ internal sealed unsafe partial class LinuxFileTransfer : IFileTransfer, ICloneOn
     /// <summary>The calls that move bytes: the C library's, or a test's that fails some of them on purpose.</summary>
     private readonly ILinuxByteCalls _calls;
 
-    /// <summary>Reads clones back (<see cref="CloneVerifier"/>): the first per pair of filesystems per build, or every one.</summary>
-    private readonly CloneVerifier _verifier;
-
-    /// <summary>The name a read-back warning gives each pair of filesystems, made once per pair.</summary>
-    private readonly System.Collections.Concurrent.ConcurrentDictionary<VolumePair, string> _volumeNames = new();
+    /// <summary>Reads clones back (<see cref="CloneVerifier{TVolume}"/>): the first per pair of filesystems per build, or every one.</summary>
+    private readonly CloneVerifier<VolumePair> _verifier;
 
     /// <param name="cache">The clone verdicts per pair of filesystems.</param>
     /// <param name="verifier">Reads clones back; one of its own, whose warnings nobody hears, by default.</param>
     /// <param name="calls">The calls that move bytes; the C library's by default.</param>
-    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, CloneVerifier? verifier = null, ILinuxByteCalls? calls = null)
+    public LinuxFileTransfer(CloneCapabilityCache<VolumePair> cache, CloneVerifier<VolumePair>? verifier = null, ILinuxByteCalls? calls = null)
     {
         _cache = cache;
-        _verifier = verifier ?? new CloneVerifier(new EngineDiagnostics());
+        _verifier = verifier ?? new CloneVerifier<VolumePair>(new EngineDiagnostics());
         _calls = calls ?? LibCByteCalls.Instance;
     }
 

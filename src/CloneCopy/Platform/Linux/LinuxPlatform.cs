@@ -30,7 +30,7 @@ internal sealed class LinuxPlatform : UnixPlatform, IFileStateReader
     {
         if (LinuxFileTransfer.IsUsable())
         {
-            return new LinuxPlatform(true, new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), new CloneVerifier(diagnostics)));
+            return new LinuxPlatform(true, new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), new CloneVerifier<VolumePair>(diagnostics)));
         }
 
         diagnostics.Report(EngineDiagnosticKind.CloningUnavailable, "process", "the C library's statx/ioctl could not be called");

@@ -1,0 +1,66 @@
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.IO.Compression;
+using System.Linq;
+using CloneCopy.Tests.Infrastructure;
+using Xunit;
+
+namespace CloneCopy.Tests.Integration;
+
+/// <summary>
+/// The first Copy in a fresh MSBuild node, where a real build pays for every method the runtime compiles before the
+/// task's first file: with the packed package's precompiled (ReadyToRun) task, nothing of CloneCopy's is compiled by
+/// the JIT. Two mistakes make it compile, and each cost that first Copy milliseconds without any test failing: a
+/// framework collection over one of CloneCopy's value types (a ConcurrentDictionary keyed by the Linux pair of
+/// devices, in the clone read-back of issue 37: 16 methods, +4 to +7 ms against MSBuild's Copy), and a precompiled
+/// image the runtime rejects (everything compiled). The runtime's own list of what its JIT compiled says so without
+/// timing anything (DOTNET_JitStdOutFile with DOTNET_JitDisasmSummary, both in release runtimes).
+/// </summary>
+[Collection(BuiltProjectsCollection.Name)]
+public sealed class FirstCopyInANodeTests
+{
+    private readonly LoopFilesystems _filesystems;
+    private readonly PackedSdk _sdk;
+
+    public FirstCopyInANodeTests(LoopFilesystems filesystems, PackedSdk sdk)
+    {
+        _filesystems = filesystems;
+        _sdk = sdk;
+    }
+
+    [FilesystemFact]
+    public void The_first_Copy_in_a_fresh_node_clones_and_its_read_back_with_nothing_of_CloneCopys_compiled_by_the_JIT()
+    {
+        // On reflink XFS: the clone, its once-per-filesystem read-back and the version of MSBuild read, all on the path.
+        string root = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        string sdk = Path.Combine(root, "sdk");
+        ZipFile.ExtractToDirectory(_sdk.PackagePath, sdk);
+        Directory.CreateDirectory(Path.Combine(root, "src"));
+        for (int i = 1; i <= 3; i++)
+        {
+            TestFiles.Write(Path.Combine(root, "src", $"f{i}.dll"), 20_000, seed: i);
+        }
+
+        // The SDK imported by path, as the cold-node benchmark does: no restore in the process measured.
+        File.WriteAllText(Path.Combine(root, "one.proj"), $"""
+            <Project>
+              <Import Project="{sdk}/Sdk/Sdk.props" />
+              <Target Name="Build"><Copy SourceFiles="src/f1.dll;src/f2.dll;src/f3.dll" DestinationFolder="out" /></Target>
+              <Import Project="{sdk}/Sdk/Sdk.targets" />
+            </Project>
+            """);
+        string compiled = Path.Combine(root, "jit.txt");
+        var environment = new Dictionary<string, string> { ["DOTNET_JitStdOutFile"] = compiled, ["DOTNET_JitDisasmSummary"] = "1" };
+
+        var (code, log) = Dotnet.Run("msbuild one.proj -nodeReuse:false -nologo -v:n", root, nugetPackages: null, environment: environment);
+
+        Assert.True(code == 0, log);
+        Assert.Contains("CloneCopy: 3 files cloned", log);
+        Assert.True(ExtentMap.SharesAllExtents(Path.Combine(root, "src", "f1.dll"), Path.Combine(root, "out", "f1.dll"), out string extents), extents);
+        string[] methods = File.ReadAllLines(compiled);
+        Assert.True(methods.Length > 100, $"the runtime listed {methods.Length} methods compiled: is DOTNET_JitStdOutFile still honoured?");
+        string[] ours = methods.Where(line => line.Contains("CloneCopy", StringComparison.Ordinal)).ToArray();
+        Assert.True(ours.Length == 0, $"compiled by the JIT before the first copy ({ours.Length}):{Environment.NewLine}{string.Join(Environment.NewLine, ours.Take(20))}");
+    }
+}
