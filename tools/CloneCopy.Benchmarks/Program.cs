@@ -8,6 +8,7 @@ using CloneCopy.Benchmarks;
 //   CloneCopy.Benchmarks per-task --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]
 //   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50] [--clonecopy no]
 //   CloneCopy.Benchmarks floor --from bin --to out [--pattern *.dll]   # the minimal clone loop, timed in this (fresh) process
+//   CloneCopy.Benchmarks read-back --fs xfs=/mnt/xfs [--rounds 15]   # what the clone read-back costs (issue 37)
 var command = args.FirstOrDefault() ?? "help";
 var options = ParseOptions(args.Skip(1).ToArray());
 var filesystems = options.Where(o => o.Key == "fs").Select(o => o.Value.Split('=', 2)).ToDictionary(p => p[0], p => p[1]);
@@ -24,11 +25,14 @@ switch (command)
         RepositoryGenerator.Generate(options.Single(o => o.Key == "out").Value, Get("projects", 50), options.Where(o => o.Key == "feed").Select(o => o.Value).LastOrDefault() ?? string.Empty,
             useCloneCopy: options.Where(o => o.Key == "clonecopy").Select(o => o.Value).LastOrDefault() != "no");
         break;
+    case "read-back":
+        ReadBackBenchmark.Run(filesystems, Get("rounds", 15), Console.Out);
+        break;
     case "floor":
         Console.WriteLine(MinimalCloneLoop.TimeFresh(Value("from"), Value("to"), options.Where(o => o.Key == "pattern").Select(o => o.Value).LastOrDefault() ?? "*").ToString("0.0", System.Globalization.CultureInfo.InvariantCulture));
         break;
     default:
-        Console.Error.WriteLine("commands: per-file | per-task | generate-repo | floor (see Program.cs)");
+        Console.Error.WriteLine("commands: per-file | per-task | generate-repo | read-back | floor (see Program.cs)");
         return 2;
 }
 

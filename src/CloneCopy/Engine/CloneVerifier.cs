@@ -33,6 +33,9 @@ internal sealed class CloneVerifier<TVolume>
     /// <summary>Bytes compared at each end of a file on the once-per-volume check.</summary>
     public const int EdgeBytes = 1 << 20;
 
+    /// <summary>Up to this size a read-back allocates its two buffers rather than borrowing them.</summary>
+    private const int SmallFile = 64 << 10;
+
     private readonly EngineDiagnostics _diagnostics;
     private readonly object _writeLock = new();
     // Not Array.Empty: that is framework generic code over a value type (Linux's VolumePair), compiled by the JIT in
@@ -69,21 +72,23 @@ internal sealed class CloneVerifier<TVolume>
     public bool NeedsReadBack(TVolume volume, bool every) => every || !IsVerified(volume) || AfterCloneForTests is not null;
 
     /// <summary>
-    /// True when the clone at <paramref name="destination"/> holds its source's bytes (or needs no read-back); false,
-    /// with the warning reported once per volume, when it does not. Both handles must be open for reading.
+    /// True when the clone read through <paramref name="files"/> holds its source's bytes (or needs no read-back); false,
+    /// with the warning reported once per volume, when it does not. The caller runs <see cref="AfterCloneForTests"/>.
     /// </summary>
-    public bool Confirms(TVolume volume, SafeFileHandle source, SafeFileHandle destination, long length, string destinationPath, bool every)
+    /// <typeparam name="TFiles">How the platform reads the two files: a struct, so the read-back allocates nothing and
+    /// a fresh node compiles nothing for it (Linux: pread on its descriptors; elsewhere: positional reads on handles).</typeparam>
+    public bool Confirms<TFiles>(TVolume volume, TFiles files, long length, string destinationPath, bool every)
+        where TFiles : struct, IClonePairReader
     {
-        AfterCloneForTests?.Invoke(destination, destinationPath);
         if (!every && IsVerified(volume))
         {
             return true;
         }
 
-        System.Threading.Interlocked.Increment(ref _readBacks);
+        Interlocked.Increment(ref _readBacks);
         bool same = every || length <= 2L * EdgeBytes
-            ? SameRange(source, destination, 0, length)
-            : SameRange(source, destination, 0, EdgeBytes) && SameRange(source, destination, length - EdgeBytes, EdgeBytes);
+            ? SameRange(files, 0, length)
+            : SameRange(files, 0, EdgeBytes) && SameRange(files, length - EdgeBytes, EdgeBytes);
         if (same)
         {
             RememberVerified(volume);
@@ -94,7 +99,7 @@ internal sealed class CloneVerifier<TVolume>
         return false;
     }
 
-    /// <summary>As <see cref="Confirms(TVolume, SafeFileHandle, SafeFileHandle, long, string, bool)"/>, opening both files by path (the Windows and macOS chain).</summary>
+    /// <summary>As <see cref="Confirms{TFiles}"/>, opening both files by path (the Windows and macOS chain).</summary>
     public bool Confirms(TVolume volume, string source, string destination, long length, bool every)
     {
         if (!NeedsReadBack(volume, every))
@@ -105,7 +110,8 @@ internal sealed class CloneVerifier<TVolume>
         // FileStream, not File.OpenHandle: the task also builds for netstandard2.0 (MSBuild.exe on .NET Framework).
         using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         using var to = new FileStream(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
-        return Confirms(volume, from.SafeFileHandle, to.SafeFileHandle, length, destination, every);
+        AfterCloneForTests?.Invoke(to.SafeFileHandle, destination);
+        return Confirms(volume, new HandlePair(from.SafeFileHandle, to.SafeFileHandle), length, destination, every);
     }
 
     private bool IsVerified(TVolume volume)
@@ -138,18 +144,23 @@ internal sealed class CloneVerifier<TVolume>
         }
     }
 
-    private static bool SameRange(SafeFileHandle source, SafeFileHandle destination, long offset, long count)
+    private static bool SameRange<TFiles>(TFiles files, long offset, long count)
+        where TFiles : struct, IClonePairReader
     {
         int size = (int)Math.Min(count, EdgeBytes);
-        byte[] expected = ArrayPool<byte>.Shared.Rent(Math.Max(size, 1));
-        byte[] actual = ArrayPool<byte>.Shared.Rent(Math.Max(size, 1));
+
+        // A small file (most clones a build reads back) gets buffers of its own: cheaper on a node's first read-back
+        // than the shared pool's first rent. A large one borrows 1 MiB twice.
+        bool pooled = size > SmallFile;
+        byte[] expected = pooled ? ArrayPool<byte>.Shared.Rent(size) : new byte[Math.Max(size, 1)];
+        byte[] actual = pooled ? ArrayPool<byte>.Shared.Rent(size) : new byte[Math.Max(size, 1)];
         try
         {
             for (long at = offset, end = offset + count; at < end;)
             {
                 int want = (int)Math.Min(size, end - at);
-                int read = ReadFully(source, expected, want, at);
-                if (read != ReadFully(destination, actual, want, at) || !new ReadOnlySpan<byte>(expected, 0, read).SequenceEqual(new ReadOnlySpan<byte>(actual, 0, read)))
+                int read = files.Read(destination: false, expected, want, at);
+                if (read != files.Read(destination: true, actual, want, at) || !new ReadOnlySpan<byte>(expected, 0, read).SequenceEqual(new ReadOnlySpan<byte>(actual, 0, read)))
                 {
                     return false;
                 }
@@ -166,44 +177,71 @@ internal sealed class CloneVerifier<TVolume>
         }
         finally
         {
-            ArrayPool<byte>.Shared.Return(expected);
-            ArrayPool<byte>.Shared.Return(actual);
+            if (pooled)
+            {
+                ArrayPool<byte>.Shared.Return(expected);
+                ArrayPool<byte>.Shared.Return(actual);
+            }
         }
     }
 
-    private static int ReadFully(SafeFileHandle file, byte[] buffer, int count, long offset)
+    /// <summary>Two open handles, read at an offset without moving anything (the Windows and macOS chain).</summary>
+    private readonly struct HandlePair : IClonePairReader
     {
+        private readonly SafeFileHandle _source;
+        private readonly SafeFileHandle _destination;
+
+        public HandlePair(SafeFileHandle source, SafeFileHandle destination)
+        {
+            _source = source;
+            _destination = destination;
+        }
+
+        public int Read(bool destination, byte[] buffer, int count, long offset)
+        {
+            SafeFileHandle file = destination ? _destination : _source;
 #if NET
-        int total = 0;
-        while (total < count)
-        {
-            int read = RandomAccess.Read(file, buffer.AsSpan(total, count - total), offset + total);
-            if (read == 0)
+            int total = 0;
+            while (total < count)
             {
-                break;
+                int read = RandomAccess.Read(file, buffer.AsSpan(total, count - total), offset + total);
+                if (read == 0)
+                {
+                    break;
+                }
+
+                total += read;
             }
 
-            total += read;
-        }
-
-        return total;
+            return total;
 #else
-        // .NET Framework has no positional read: a FileStream over the same handle (not owning it), positioned first.
-        using var stream = new FileStream(new SafeFileHandle(file.DangerousGetHandle(), ownsHandle: false), FileAccess.Read, 1);
-        stream.Position = offset;
-        int total = 0;
-        while (total < count)
-        {
-            int read = stream.Read(buffer, total, count - total);
-            if (read == 0)
+            // .NET Framework has no positional read: a FileStream over the same handle (not owning it), positioned first.
+            using var stream = new FileStream(new SafeFileHandle(file.DangerousGetHandle(), ownsHandle: false), FileAccess.Read, 1);
+            stream.Position = offset;
+            int total = 0;
+            while (total < count)
             {
-                break;
+                int read = stream.Read(buffer, total, count - total);
+                if (read == 0)
+                {
+                    break;
+                }
+
+                total += read;
             }
 
-            total += read;
-        }
-
-        return total;
+            return total;
 #endif
+        }
     }
+}
+
+/// <summary>How a platform reads the two files of a clone for <see cref="CloneVerifier{TVolume}"/>.</summary>
+internal interface IClonePairReader
+{
+    /// <summary>
+    /// Reads up to <paramref name="count"/> bytes of the source (or the clone) at <paramref name="offset"/> into
+    /// <paramref name="buffer"/>; fewer only at the end of the file. An error is thrown as .NET's File.Copy throws it.
+    /// </summary>
+    int Read(bool destination, byte[] buffer, int count, long offset);
 }

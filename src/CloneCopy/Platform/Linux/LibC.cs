@@ -58,6 +58,10 @@ internal static unsafe partial class LibC
     [LibraryImport(Library, EntryPoint = "read", SetLastError = true)]
     public static partial nint Read(int fd, byte* buffer, nuint count);
 
+    /// <summary>pread(2): read at an offset without moving the descriptor's position (the clone read-back).</summary>
+    [LibraryImport(Library, EntryPoint = "pread", SetLastError = true)]
+    public static partial nint PRead(int fd, byte* buffer, nuint count, long offset);
+
     [LibraryImport(Library, EntryPoint = "write", SetLastError = true)]
     public static partial nint Write(int fd, byte* buffer, nuint count);
 

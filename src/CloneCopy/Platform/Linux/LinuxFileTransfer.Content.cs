@@ -72,9 +72,13 @@ internal sealed unsafe partial class LinuxFileTransfer
             return true;
         }
 
-        using var from = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)source, ownsHandle: false);
-        using var to = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)destination, ownsHandle: false);
-        if (_verifier.Confirms(volumes, from, to, length, destinationPath, every))
+        if (_verifier.AfterCloneForTests is { } makeWrong)
+        {
+            using var handle = new Microsoft.Win32.SafeHandles.SafeFileHandle((IntPtr)destination, ownsHandle: false);
+            makeWrong(handle, destinationPath);
+        }
+
+        if (_verifier.Confirms(volumes, new LinuxDescriptorPair(source, destination, destinationPath), length, destinationPath, every))
         {
             return true;
         }
