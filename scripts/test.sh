@@ -10,6 +10,8 @@
 #   faults       injected system-call faults (strace), MSBuild's Copy against CloneCopy's (scripts/fault-lane.sh);
 #   build-compare the clonecopy-compare tool's tests, and one comparison of samples/Repository checked end to end;
 #   release      both packages checked as a user meets them (scripts/check-release.sh, as the release stage does).
+#   windows-scripts  the Windows jobs' PowerShell parsed by PowerShell, and their version and sample binding run and
+#                restored against this commit's package (scripts/check-windows-scripts.sh).
 # Under CI=true a lane that cannot run is a failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -81,6 +83,11 @@ release="artifacts/release-check"
 rm -rf "$release" && mkdir -p "$release/packages"
 cp artifacts/packages/CloneCopy.[0-9]*.nupkg artifacts/check-build-compare/feed/CloneCopy.BuildCompare.[0-9]*.nupkg "$release/packages/" 2>/dev/null
 bash scripts/check-release.sh "$release/packages" > "$out" 2>&1 || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
+
+# The Windows jobs' scripts, which nothing here runs on Windows: parsed, and their packaging functions run on the same package.
+bash scripts/check-windows-scripts.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
 rm -f "$out"

@@ -12,6 +12,7 @@ param(
   [Parameter(Mandatory)] [string] $Packages
 )
 $ErrorActionPreference = 'Stop'
+Import-Module (Join-Path $PSScriptRoot 'CloneCopyPackages.psm1')
 $failures = [System.Collections.Generic.List[string]]::new()
 
 Add-Type -TypeDefinition @'
@@ -75,24 +76,9 @@ Set-FileIntegrity -FileName $integrity -Enable $true             # set while emp
 [System.IO.File]::WriteAllBytes($integrity, [byte[]](1..100000 | ForEach-Object { $_ % 251 }))
 Get-ChildItem $src | Format-Table Name, Length, Attributes | Out-String | Write-Host
 
-# 3. One project, two builds: CloneCopy (guard, every clone read back) and MSBuild's Copy.
-$project = Join-Path $work 'compare.proj'
-@'
-<Project Sdk="Microsoft.NET.Sdk">
-  <Sdk Name="CloneCopy" />
-  <PropertyGroup><TargetFramework>net10.0</TargetFramework></PropertyGroup>
-  <Target Name="CopyThem" AfterTargets="Build">
-    <ItemGroup><Source Include="src\*.bin" /></ItemGroup>
-    <Copy SourceFiles="@(Source)" DestinationFolder="$(Out)" />
-  </Target>
-</Project>
-'@ | Set-Content $project
-@"
-{ "sdk": { "version": "$((dotnet --version).Trim())", "rollForward": "latestFeature" }, "msbuild-sdks": { "CloneCopy": "1.0.0" } }
-"@ | Set-Content (Join-Path $work 'global.json')
-@"
-<configuration><packageSources><clear /><add key="local" value="$((Resolve-Path $Packages).Path)" /><add key="nuget.org" value="https://api.nuget.org/v3/index.json" /></packageSources></configuration>
-"@ | Set-Content (Join-Path $work 'NuGet.config')
+# 3. One project, two builds: CloneCopy (guard, every clone read back) and MSBuild's Copy. The project names the version
+# packed (CloneCopyPackages.psm1, checked on Linux by scripts/check-windows-scripts.sh).
+$project = New-CloneCopyComparisonProject -Directory $work -Packages $Packages
 Push-Location $work
 try {
   dotnet build $project -nologo -v:d -tl:off -p:Out="$work\out-clonecopy" -p:CloneCopyRequireClones=error -p:CloneCopyVerifyClones=true > clonecopy.log
