@@ -60,7 +60,9 @@ public sealed class FirstCopyInANodeTests
         Assert.True(ExtentMap.SharesAllExtents(Path.Combine(root, "src", "f1.dll"), Path.Combine(root, "out", "f1.dll"), out string extents), extents);
         string[] methods = File.ReadAllLines(compiled);
         Assert.True(methods.Length > 100, $"the runtime listed {methods.Length} methods compiled: is DOTNET_JitStdOutFile still honoured?");
-        string[] ours = methods.Where(line => line.Contains("CloneCopy", StringComparison.Ordinal)).ToArray();
+        // A first compilation is what a cold node pays for; a Tier1 line is precompiled code the runtime chose to
+        // optimize further in the background, after it ran hot (possible on a slow machine), which costs the copy nothing.
+        string[] ours = methods.Where(line => line.Contains("CloneCopy", StringComparison.Ordinal) && !line.Contains("[Tier1", StringComparison.Ordinal)).ToArray();
         Assert.True(ours.Length == 0, $"compiled by the JIT before the first copy ({ours.Length}):{Environment.NewLine}{string.Join(Environment.NewLine, ours.Take(20))}");
     }
 }
