@@ -8,6 +8,8 @@
 #
 #   bash scripts/check-build-compare.sh
 set -uo pipefail
+# A native jq.exe (the Windows agents' Git Bash) ends its lines with CR, which $(...) keeps: "6\r" is no number.
+jq() { command jq "$@" | tr -d '\r'; }
 cd "$(dirname "$0")/.."
 repo=$(pwd)
 work="$repo/artifacts/check-build-compare"

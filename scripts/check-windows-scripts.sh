@@ -6,7 +6,8 @@
 #
 # PowerShell itself (the PowerShell .NET tool, 7.6.9) parses every script under scripts/windows and every inline
 # `pwsh:` step of azure-pipelines.yml and .ci/windows-steps.yml (a syntax error fails); each script a step names
-# exists; then the functions the jobs use to bind a sample and the comparison project to the packed version
+# exists; the clone checks' reading of reference counts (scripts/windows/CloneCopyRefCounts.psm1) gives known answers;
+# then the functions the jobs use to bind a sample and the comparison project to the packed version
 # (scripts/windows/CloneCopyPackages.psm1) run here, and what they write is restored, and the comparison project built,
 # against the packed package. Ends with "windows-scripts: N passed, N failed"; exits 1 when any check failed.
 set -uo pipefail
@@ -70,6 +71,36 @@ done
 for named in $(cat "$work"/inline/*.ps1 azure-pipelines.yml .ci/windows-steps.yml | grep -o 'scripts/windows/[A-Za-z0-9.-]*\.ps[m1]*1' | sort -u); do
   if [[ -f $named ]]; then ok "exists: $named"; else bad "a step runs $named, which is not there"; fi
 done
+
+echo "== reference counts, read and judged as the clone checks do (scripts/windows/CloneCopyRefCounts.psm1)"
+# Lines in the form fsutil prints them (microsoft/CopyOnWrite's tests look for "Ref: 0x1"); each case: the counts and
+# the file's length, then whether every extent is shared.
+verdicts=$(pwsh -Command '
+  Import-Module ./scripts/windows/CloneCopyRefCounts.psm1
+  $text = "VCN: 0x0        Clusters: 0x10       LCN: 0x2a40      Ref: 0x2`nVCN: 0x10       Clusters: 0x1        LCN: 0x3b00      Ref: 0x1`n"
+  "parse " + ((ConvertFrom-RefCountText $text) -join ",")
+  "parse-none " + @(ConvertFrom-RefCountText "").Count
+  foreach ($case in @(@{ c = @(2, 2); l = 8192 }, @{ c = @(3, 1); l = 5000 }, @{ c = @(2, 0); l = 8192 }, @{ c = @(0); l = 8192 },
+                      @{ c = @(1); l = 4096 }, @{ c = @(); l = 8192 }, @{ c = @(2, 1); l = 8192 })) {
+    "shared " + ($case.c -join ",") + "/" + $case.l + " " + (Test-AllExtentsShared -Counts $case.c -Length $case.l)
+  }' 2>&1)
+expected='parse 2,1
+parse-none 0
+shared 2,2/8192 True
+shared 3,1/5000 True
+shared 2,0/8192 False
+shared 0/8192 False
+shared 1/4096 False
+shared /8192 False
+shared 2,1/8192 False'
+if [[ $verdicts == "$expected" ]]; then
+  ok "ConvertFrom-RefCountText and Test-AllExtentsShared: 9 known answers (a lone extent at 0 is not shared)"
+else
+  bad "reference counts: got
+$verdicts
+expected
+$expected"
+fi
 
 echo "== the packed version, as the Windows jobs find it ($version)"
 found=$(ARG1=$folder pwsh -Command 'Import-Module ./scripts/windows/CloneCopyPackages.psm1; Get-PackedCloneCopyVersion $env:ARG1' 2>&1)

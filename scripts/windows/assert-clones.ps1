@@ -2,7 +2,7 @@
 # Windows' CopyFile clones by itself, copied by CopyFile) and asks ReFS for each extent's reference count
 # (fsutil file queryExtentsAndRefCounts, as microsoft/CopyOnWrite's own tests do). A clone shares its clusters
 # with its source, so every extent must count at least 2 references (a file's partial last cluster excepted, see
-# Test-Shared); an extent at 1 elsewhere is a file that was written, not cloned, and fails the check. ReFS updates the counts with a delay of seconds, so a file is read again for
+# Test-AllExtentsShared in CloneCopyRefCounts.psm1); an extent at 1 elsewhere is a file that was written, not cloned, and fails the check. ReFS updates the counts with a delay of seconds, so a file is read again for
 # up to a minute before it fails.
 #
 #   pwsh scripts/windows/assert-clones.ps1 -Log build.log -Expect BlockClone       # Windows Server 2022: CloneCopy clones
@@ -14,6 +14,7 @@ param(
   [Parameter(Mandatory)] [ValidateSet('BlockClone', 'CopyFileClones')] [string] $Expect
 )
 $ErrorActionPreference = 'Stop'
+Import-Module (Join-Path $PSScriptRoot 'CloneCopyRefCounts.psm1')
 $text = Get-Content -Raw $Log
 
 # CloneCopy: cloned "R:\...\Lib.dll" (4608 bytes not written).
@@ -38,26 +39,13 @@ if ($Expect -eq 'BlockClone') {
 
 # Files smaller than a cluster may hold no extent of their own; every file of a cluster (4 KiB) or more is read.
 $files = $checked | Where-Object { [long]$_.Groups[2].Value -ge 4096 } | ForEach-Object { $_.Groups[1].Value } | Sort-Object -Unique
-function Get-RefCounts([string] $path) {
-  $output = fsutil file queryExtentsAndRefCounts "$path" | Out-String
-  if ($LASTEXITCODE -ne 0) { throw "fsutil file queryExtentsAndRefCounts $path failed: $output" }
-  return [regex]::Matches($output, 'Ref:\s*0x([0-9a-fA-F]+)') | ForEach-Object { [Convert]::ToInt64($_.Groups[1].Value, 16) }
-}
-# Shared: every extent at 2 or more, except that a last extent of the file's partial tail cluster may stay at 1 (seen
-# by others on ReFS after CopyFile and after a cluster-rounded block clone alike; not documented either way), as long
-# as some extent before it is shared.
-function Test-Shared([long[]] $counts, [long] $length) {
-  if ($counts.Count -eq 0) { return $false }
-  $body = if ($counts.Count -gt 1 -and ($length % 4096) -ne 0) { $counts[0..($counts.Count - 2)] } else { $counts }
-  return -not ($body | Where-Object { $_ -lt 2 })
-}
 $notShared = @()
 foreach ($file in $files) {
   $length = (Get-Item -LiteralPath $file).Length
   $deadline = (Get-Date).AddSeconds(60)
   do {
     $counts = @(Get-RefCounts $file)
-    $shared = Test-Shared $counts $length
+    $shared = Test-AllExtentsShared -Counts $counts -Length $length
     if (-not $shared) { Start-Sleep -Seconds 2 }
   } while (-not $shared -and (Get-Date) -lt $deadline)
   if (-not $shared) { $notShared += "$file (reference counts: $($counts -join ', '))" }

@@ -13,6 +13,9 @@ param(
 )
 $ErrorActionPreference = 'Stop'
 Import-Module (Join-Path $PSScriptRoot 'CloneCopyPackages.psm1')
+Import-Module (Join-Path $PSScriptRoot 'CloneCopyRefCounts.psm1')
+# The builds' logs go where the job publishes its artifacts, so a failure's log can be read after the run.
+$logs = New-Item -ItemType Directory -Force (Join-Path (Join-Path (Join-Path $PSScriptRoot '..') '..') 'artifacts/compare-with-msbuild-copy')
 $failures = [System.Collections.Generic.List[string]]::new()
 
 Add-Type -TypeDefinition @'
@@ -68,12 +71,20 @@ New-Source 'cluster-plus-one.bin' 4097 | Out-Null                # past one 4 Ki
 New-Source 'sixty-four-k-plus-one.bin' (64KB + 1) | Out-Null     # past one 64 KiB cluster; asks the CopyFile question where it may
 New-Source 'over-four-gib.bin' (4GB + 4097) | Out-Null           # two clone calls (2 GiB chunks), the second ending past 4 GiB
 $sparse = New-Source 'sparse-with-holes.bin' (8MB)
+# A native command's failure does not stop a script ($ErrorActionPreference is for cmdlets): each exit code is read.
 fsutil sparse setflag $sparse | Out-Null
+if ($LASTEXITCODE -ne 0) { throw "fsutil sparse setflag $sparse failed ($LASTEXITCODE)" }
 fsutil sparse setrange $sparse 1048576 6291456 | Out-Null        # a hole of 6 MiB inside (MS-FSA 2.1.5.10.16)
+if ($LASTEXITCODE -ne 0) { throw "fsutil sparse setrange $sparse failed ($LASTEXITCODE)" }
 $integrity = Join-Path $src 'integrity.bin'
 New-Item -ItemType File $integrity | Out-Null
-Set-FileIntegrity -FileName $integrity -Enable $true             # set while empty, then written
-[System.IO.File]::WriteAllBytes($integrity, [byte[]](1..100000 | ForEach-Object { $_ % 251 }))
+Set-FileIntegrity -FileName $integrity -Enable $true             # only an empty file's setting can change
+# Written into the same file (FileMode.Open): WriteAllBytes would create it again and might drop the setting.
+$stream = [System.IO.File]::Open($integrity, 'Open', 'Write')
+try { $bytes = [byte[]](1..100000 | ForEach-Object { $_ % 251 }); $stream.Write($bytes, 0, $bytes.Length) } finally { $stream.Dispose() }
+# Sources that do not hold the property their case is about would let the case pass without testing it.
+if (-not ((Get-Item -LiteralPath $sparse).Attributes -band [System.IO.FileAttributes]::SparseFile)) { $failures.Add("$sparse is not sparse: its case tests nothing") }
+if (-not (Get-FileIntegrity -FileName $integrity).Enabled) { $failures.Add("$integrity has no integrity streams: its case tests nothing") }
 Get-ChildItem $src | Format-Table Name, Length, Attributes | Out-String | Write-Host
 
 # 3. One project, two builds: CloneCopy (guard, every clone read back) and MSBuild's Copy. The project names the version
@@ -81,18 +92,15 @@ Get-ChildItem $src | Format-Table Name, Length, Attributes | Out-String | Write-
 $project = New-CloneCopyComparisonProject -Directory $work -Packages $Packages
 Push-Location $work
 try {
-  dotnet build $project -nologo -v:d -tl:off -p:Out="$work\out-clonecopy" -p:CloneCopyRequireClones=error -p:CloneCopyVerifyClones=true > clonecopy.log
-  if ($LASTEXITCODE -ne 0) { $failures.Add('the CloneCopy build failed (the guard, CLC008, or worse): see clonecopy.log'); Get-Content -Tail 40 clonecopy.log | Write-Host }
-  Select-String -Path clonecopy.log -Pattern 'CloneCopy(\s\(\w+\))?: |CLC00' | ForEach-Object { $_.Line.Trim() } | Write-Host
-  dotnet build $project -nologo -v:n -tl:off -p:Out="$work\out-msbuild" -p:DisableCloneCopy=true > msbuild.log
-  if ($LASTEXITCODE -ne 0) { $failures.Add("MSBuild's Copy build failed: see msbuild.log") }
+  $clonecopyLog = Join-Path $logs 'clonecopy.log'; $msbuildLog = Join-Path $logs 'msbuild.log'
+  dotnet build $project -nologo -v:d -tl:off -p:Out="$work\out-clonecopy" -p:CloneCopyRequireClones=error -p:CloneCopyVerifyClones=true > $clonecopyLog
+  if ($LASTEXITCODE -ne 0) { $failures.Add("the CloneCopy build failed (the guard, CLC008, or worse): see $clonecopyLog in the job's artifacts"); Get-Content -Tail 40 $clonecopyLog | Write-Host }
+  Select-String -Path $clonecopyLog -Pattern 'CloneCopy(\s\(\w+\))?: |CLC00' | ForEach-Object { $_.Line.Trim() } | Write-Host
+  dotnet build $project -nologo -v:n -tl:off -p:Out="$work\out-msbuild" -p:DisableCloneCopy=true > $msbuildLog
+  if ($LASTEXITCODE -ne 0) { $failures.Add("MSBuild's Copy build failed: see $msbuildLog in the job's artifacts"); Get-Content -Tail 40 $msbuildLog | Write-Host }
 } finally { Pop-Location }
 
 # 4. Each pair compared; then reference counts.
-function Get-RefCounts([string] $path) {
-  $output = fsutil file queryExtentsAndRefCounts "$path" | Out-String
-  return @([regex]::Matches($output, 'Ref:\s*0x([0-9a-fA-F]+)') | ForEach-Object { [Convert]::ToInt64($_.Groups[1].Value, 16) })
-}
 foreach ($source in Get-ChildItem $src -File) {
   $clone = Get-Item -LiteralPath (Join-Path "$work\out-clonecopy" $source.Name) -ErrorAction SilentlyContinue
   $copy = Get-Item -LiteralPath (Join-Path "$work\out-msbuild" $source.Name) -ErrorAction SilentlyContinue
