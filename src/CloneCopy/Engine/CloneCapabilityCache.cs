@@ -11,16 +11,11 @@ namespace CloneCopy.Engine;
 /// EPERM, EINVAL, a sharing violation) is never cached, so one odd file cannot switch cloning off for the
 /// rest of the build. A pair whose probe said "try" is remembered too, so it is probed once.
 /// </summary>
-/// <remarks>
-/// A build meets a handful of volume pairs, so the verdicts are a small array, replaced whole on the rare
-/// write and read without a lock: no framework collection over a value type, whose generic code a fresh
-/// MSBuild node would have to compile before its first copy.
-/// </remarks>
+/// <remarks>A build meets a handful of volume pairs: the verdicts are kept in <see cref="PerVolume{TVolume, TValue}"/>.</remarks>
 internal sealed class CloneCapabilityCache<TVolumes>
     where TVolumes : IEquatable<TVolumes>
 {
-    private readonly object _writeLock = new();
-    private Verdict[] _verdicts = [];
+    private readonly PerVolume<TVolumes, Verdict> _verdicts = new();
     private long _attempts;
 
     /// <summary>Number of clone attempts made because no negative verdict was cached (a probe count).</summary>
@@ -29,66 +24,30 @@ internal sealed class CloneCapabilityCache<TVolumes>
     /// <summary>True, with the reason, when cloning between these volumes is known to be impossible.</summary>
     public bool IsKnownImpossible(TVolumes volumes, out NotClonedReason reason)
     {
-        Verdict? verdict = Find(volumes);
+        _verdicts.TryGet(volumes, out Verdict? verdict);
         reason = verdict?.Impossible ?? NotClonedReason.None;
         return verdict?.Impossible is not null;
     }
 
     public void CountAttempt() => Interlocked.Increment(ref _attempts);
 
-    public void RememberImpossible(TVolumes volumes, NotClonedReason reason) => Remember(new Verdict(volumes, reason, possible: false));
+    public void RememberImpossible(TVolumes volumes, NotClonedReason reason) => _verdicts.Set(volumes, new Verdict(reason, possible: false));
 
     /// <summary>True when a probe of these volumes said cloning is worth trying.</summary>
-    public bool IsKnownPossible(TVolumes volumes) => Find(volumes)?.Possible == true;
+    public bool IsKnownPossible(TVolumes volumes) => _verdicts.TryGet(volumes, out Verdict? verdict) && verdict.Possible;
 
-    public void RememberPossible(TVolumes volumes) => Remember(new Verdict(volumes, null, possible: true));
+    public void RememberPossible(TVolumes volumes) => _verdicts.Set(volumes, new Verdict(null, possible: true));
 
     /// <summary>Forgets every verdict (a new build on a reused node: volumes may have changed since).</summary>
-    public void Clear()
-    {
-        lock (_writeLock)
-        {
-            Volatile.Write(ref _verdicts, []);
-        }
-    }
-
-    private Verdict? Find(TVolumes volumes)
-    {
-        foreach (Verdict verdict in Volatile.Read(ref _verdicts))
-        {
-            if (verdict.Volumes.Equals(volumes))
-            {
-                return verdict;
-            }
-        }
-
-        return null;
-    }
-
-    /// <summary>Adds or replaces the verdict for its pair of volumes.</summary>
-    private void Remember(Verdict verdict)
-    {
-        lock (_writeLock)
-        {
-            Verdict[] current = _verdicts;
-            int at = Array.FindIndex(current, v => v.Volumes.Equals(verdict.Volumes));
-            Verdict[] next = new Verdict[at < 0 ? current.Length + 1 : current.Length];
-            Array.Copy(current, next, current.Length);
-            next[at < 0 ? current.Length : at] = verdict;
-            Volatile.Write(ref _verdicts, next);
-        }
-    }
+    public void Clear() => _verdicts.Clear();
 
     private sealed class Verdict
     {
-        public Verdict(TVolumes volumes, NotClonedReason? impossible, bool possible)
+        public Verdict(NotClonedReason? impossible, bool possible)
         {
-            Volumes = volumes;
             Impossible = impossible;
             Possible = possible;
         }
-
-        public TVolumes Volumes { get; }
 
         public NotClonedReason? Impossible { get; }
 

@@ -22,9 +22,8 @@ namespace CloneCopy.Engine;
 /// <para>
 /// A volume is the key its platform's transfer already holds (a pair of device numbers on Linux, a volume name
 /// elsewhere); its <see cref="object.ToString"/> names it in the warning, made only when one is said. The volumes
-/// read back are a small array replaced whole on the rare write, as <see cref="CloneCapabilityCache{TVolumes}"/>
-/// keeps its verdicts: no framework collection over a value type, whose generic code a fresh MSBuild node would
-/// compile before its first copy (a concurrent dictionary here cost the first Copy in a node milliseconds).
+/// read back are kept in <see cref="PerVolume{TVolume, TValue}"/>, as the capability verdicts are (a concurrent
+/// dictionary here once cost the first Copy in a node milliseconds: FirstCopyInANodeTests).
 /// </para>
 /// </summary>
 internal sealed class CloneVerifier<TVolume>
@@ -37,13 +36,7 @@ internal sealed class CloneVerifier<TVolume>
     private const int SmallFile = 64 << 10;
 
     private readonly EngineDiagnostics _diagnostics;
-    private readonly object _writeLock = new();
-    // Not Array.Empty: that is framework generic code over a value type (Linux's VolumePair), compiled by the JIT in
-    // a fresh node before its first copy; an array of our own struct is not.
-#pragma warning disable CA1825
-    private static readonly TVolume[] NoVolumes = new TVolume[0];
-#pragma warning restore CA1825
-    private TVolume[] _verified = NoVolumes;
+    private readonly PerVolume<TVolume, bool> _verified = new();
 
     public CloneVerifier(EngineDiagnostics diagnostics) => _diagnostics = diagnostics;
 
@@ -60,13 +53,7 @@ internal sealed class CloneVerifier<TVolume>
     private int _readBacks;
 
     /// <summary>A new build: every volume is read back again.</summary>
-    public void Forget()
-    {
-        lock (_writeLock)
-        {
-            Volatile.Write(ref _verified, NoVolumes);
-        }
-    }
+    public void Forget() => _verified.Clear();
 
     /// <summary>Whether a clone on <paramref name="volume"/> is to be read back now (no I/O).</summary>
     public bool NeedsReadBack(TVolume volume, bool every) => every || !IsVerified(volume) || AfterCloneForTests is not null;
@@ -91,7 +78,7 @@ internal sealed class CloneVerifier<TVolume>
             : SameRange(files, 0, EdgeBytes) && SameRange(files, length - EdgeBytes, EdgeBytes);
         if (same)
         {
-            RememberVerified(volume);
+            _verified.Set(volume, true);
             return true;
         }
 
@@ -114,35 +101,7 @@ internal sealed class CloneVerifier<TVolume>
         return Confirms(volume, new HandlePair(from.SafeFileHandle, to.SafeFileHandle), length, destination, every);
     }
 
-    private bool IsVerified(TVolume volume)
-    {
-        foreach (TVolume verified in Volatile.Read(ref _verified))
-        {
-            if (verified.Equals(volume))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private void RememberVerified(TVolume volume)
-    {
-        lock (_writeLock)
-        {
-            if (IsVerified(volume))
-            {
-                return;
-            }
-
-            TVolume[] current = _verified;
-            TVolume[] next = new TVolume[current.Length + 1];
-            Array.Copy(current, next, current.Length);
-            next[current.Length] = volume;
-            Volatile.Write(ref _verified, next);
-        }
-    }
+    private bool IsVerified(TVolume volume) => _verified.TryGet(volume, out _);
 
     private static bool SameRange<TFiles>(TFiles files, long offset, long count)
         where TFiles : struct, IClonePairReader
