@@ -74,7 +74,9 @@ internal readonly struct VolumePair : IEquatable<VolumePair>
 
     public override int GetHashCode() => (int)(SourceDevice ^ (DestinationDevice << 7));
 
-    /// <summary>The destination's filesystem by its device's major:minor (as /proc/self/mountinfo shows it), for a warning.</summary>
-    public override string ToString() =>
-        $"the filesystem of device {DestinationDevice >> 8 & 0xfff | (DestinationDevice >> 32 & ~0xfffUL)}:{DestinationDevice & 0xff | (DestinationDevice >> 12 & ~0xffUL)}";
+    /// <summary>
+    /// The destination's filesystem by its device's major:minor, as /proc/self/mountinfo and `stat -c %Hd:%Ld` show it,
+    /// for a warning. The devices are statx's: the major in the high 32 bits, the minor in the low.
+    /// </summary>
+    public override string ToString() => $"the filesystem of device {DestinationDevice >> 32}:{DestinationDevice & 0xFFFFFFFF}";
 }
