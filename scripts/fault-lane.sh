@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fault lane (issue 36): one Copy call of four files (0 B, 1 B, 100 KiB, 5 MiB) by MSBuild's own Copy and by
+# The fault lane: one Copy call of four files (0 B, 1 B, 100 KiB, 5 MiB) by MSBuild's own Copy and by
 # CloneCopy's, each in a process of its own under strace, with one system-call fault injected into the calls each task
 # makes on the 5 MiB file (as source, or as destination): an errno, or a zero return where a kernel can give one
 # (copy_file_range on procfs, FUSE or network filesystems; read at the end of a file), once (transient, with Retries=0:

@@ -119,7 +119,7 @@ mistake "a read-only destination taken for writable" src/CloneCopy/Rules/ReadOnl
   'status.IsReadOnly ?? new FileInfo(fullPath).IsReadOnly;' '(status.IsReadOnly ?? new FileInfo(fullPath).IsReadOnly) && fullPath.Length < 0;' -class $T.ReadOnlyRulesAsUnprivilegedUserTests
 
 
-# Issue 38: four mistakes no test caught, and rules only the unprivileged differential lanes or generated seeds saw.
+# Four mistakes no test caught when first tried, and rules only the unprivileged differential lanes or generated seeds saw.
 mistake "the up-to-date test compares whole seconds" src/CloneCopy/Rules/PairCopier.cs \
   'return sourceState.LastWriteTicks == destinationState.LastWriteTicks' \
   'return sourceState.LastWriteTicks / TimeSpan.TicksPerSecond == destinationState.LastWriteTicks / TimeSpan.TicksPerSecond' \
@@ -153,7 +153,7 @@ mistake "the same-file test without the folder check (a same-name hard link in a
   'return true;' -class $T.SameFileRuleTests
 
 # Performance: the first Copy in a node paid 4-7 ms for the JIT compiling a framework collection over a value type of
-# CloneCopy's (issues 35-39's merge); no timed test can hold that on a shared machine, the runtime's list of what it
+# CloneCopy's; no timed test can hold that on a shared machine, the runtime's list of what it
 # compiled can.
 mistake "a framework collection over one of CloneCopy's value types on the first copy's path" src/CloneCopy/Engine/CloneVerifier.cs \
   '            _verified.Set(volume, true);
@@ -161,7 +161,7 @@ mistake "a framework collection over one of CloneCopy's value types on the first
             new System.Collections.Concurrent.ConcurrentDictionary<TVolume, bool>().TryAdd(volume, true);
 ' -class CloneCopy.Tests.Integration.FirstCopyInANodeTests
 
-# The two rows of the table that were made only by hand until now.
+# Two rows of the table that were first made only by hand.
 mistake "the single-threaded loop remembers a failed copy as done" src/CloneCopy/Scheduling/CopyScheduler.cs \
   '            if (outcome.Succeeded)
             {

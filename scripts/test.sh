@@ -93,7 +93,7 @@ lines+=("$(tail -1 "$out")")
 rm -f "$out"
 
 # Under CI a skipped test is a failure wherever it comes from: each test that needs something makes itself fail
-# under CI=true, and this catches one that does not (issue 31).
+# under CI=true, and this catches one that does not.
 if [[ "${CI:-}" == "true" ]]; then
   for line in "${lines[@]}"; do
     if [[ $line =~ ,\ ([0-9]+)\ skipped ]] && ((BASH_REMATCH[1] > 0)); then

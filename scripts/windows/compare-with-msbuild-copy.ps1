@@ -1,4 +1,4 @@
-# The Windows CI experiment of issue 37: on a ReFS volume (or Dev Drive), clone a set of files chosen to meet each rule
+# The Windows CI experiment: on a ReFS volume (or Dev Drive), clone a set of files chosen to meet each rule
 # CloneCopy relies on, with the guard (CloneCopyRequireClones=error) and CloneCopyVerifyClones=true, copy the same files
 # with MSBuild's own Copy (DisableCloneCopy=true), and compare each pair: SHA-256, last-write time, attributes, sparse
 # flag, integrity setting, then ReFS reference counts (the clone's extents shared, the copy's not). Any difference

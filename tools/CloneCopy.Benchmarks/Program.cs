@@ -8,7 +8,7 @@ using CloneCopy.Benchmarks;
 //   CloneCopy.Benchmarks per-task --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]
 //   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50] [--clonecopy no]
 //   CloneCopy.Benchmarks floor --from bin --to out [--pattern *.dll]   # the minimal clone loop, timed in this (fresh) process
-//   CloneCopy.Benchmarks read-back --fs xfs=/mnt/xfs [--rounds 15]   # what the clone read-back costs (issue 37)
+//   CloneCopy.Benchmarks read-back --fs xfs=/mnt/xfs [--rounds 15]   # what the clone read-back costs
 var command = args.FirstOrDefault() ?? "help";
 var options = ParseOptions(args.Skip(1).ToArray());
 var filesystems = options.Where(o => o.Key == "fs").Select(o => o.Value.Split('=', 2)).ToDictionary(p => p[0], p => p[1]);

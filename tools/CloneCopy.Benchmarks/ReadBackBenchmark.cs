@@ -8,7 +8,7 @@ using CloneCopy.Platform.Linux;
 namespace CloneCopy.Benchmarks;
 
 /// <summary>
-/// What the clone read-back costs (issue 37): one file cloned by CloneCopy's Linux transfer on a reflink filesystem,
+/// What the clone read-back costs: one file cloned by CloneCopy's Linux transfer on a reflink filesystem,
 /// as the first clone of a build (read back: the first and last MiB), as any later clone (not read), and with
 /// CloneCopyVerifyClones (read back whole), beside File.Copy of the same file for scale. In one process, interleaved.
 /// "in memory": the source's pages are cached, as for a file the build just wrote. "from disk": every cache dropped

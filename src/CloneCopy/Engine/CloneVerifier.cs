@@ -7,7 +7,7 @@ using Microsoft.Win32.SafeHandles;
 namespace CloneCopy.Engine;
 
 /// <summary>
-/// Reads a clone back and compares it with its source before a volume is trusted to clone (issue 37): the first clone
+/// Reads a clone back and compares it with its source before a volume is trusted to clone: the first clone
 /// per volume (or filesystem pair) per build, and with CloneCopyVerifyClones every clone. A clone that does not match
 /// would be wrong bytes shipped silently, the one failure a fallback cannot catch; on a platform where no clone of
 /// CloneCopy's has ever run (Windows), the first real run then proves itself.

@@ -44,7 +44,7 @@ public sealed class GeneratedDifferentialTests
     }
 
     /// <summary>
-    /// The CI seeds keep drawing sources whose size (0) says nothing of their content (issue 25) where they exist
+    /// The CI seeds keep drawing sources whose size (0) says nothing of their content where they exist
     /// (Linux: named pipes fed by a writer, /proc); elsewhere (the macOS job runs this class too) none is drawn.
     /// </summary>
     [Fact]

@@ -9,7 +9,7 @@ using Xunit;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// How the generated runner judges what it meets (issue 26): a difference is reported only when it recurs on
+/// How the generated runner judges what it meets: a difference is reported only when it recurs on
 /// fresh trees, and an exception from the harness is reported apart, with its step, side and stack, never as a
 /// difference of CloneCopy's. Candidates here are MSBuild's own Copy with one thing changed, so that everything
 /// else agrees.
@@ -70,7 +70,7 @@ public sealed class GeneratedRunnerTests : IDisposable
 
     /// <summary>
     /// A socket left in the candidate's tree once made the snapshot throw (a harness failure); since the snapshot
-    /// describes special files (issue 25's named pipes), it is an entry MSBuild's tree lacks: the candidate's
+    /// describes special files (named pipes among them), it is an entry MSBuild's tree lacks: the candidate's
     /// difference, reproduced and reported, and no harness failure.
     /// </summary>
     [Fact]

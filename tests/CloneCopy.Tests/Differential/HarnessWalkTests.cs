@@ -9,7 +9,7 @@ namespace CloneCopy.Tests.Differential;
 /// <summary>
 /// The differential harness walks each tree twice (its snapshot, its clean-up) and must not walk through the
 /// trees' symbolic links: through a link to an ancestor it went about 40 links deep, where Linux refuses paths
-/// by chance while any filesystem is being mounted (issue 26); through a link leading out of the tree, the
+/// by chance while any filesystem is being mounted; through a link leading out of the tree, the
 /// clean-up would change modes outside it.
 /// </summary>
 public sealed class HarnessWalkTests : IDisposable

@@ -10,7 +10,7 @@ using Xunit;
 namespace CloneCopy.Tests.Engine;
 
 /// <summary>
-/// The read-back of clones on Linux (issue 37), on a real reflink XFS: the first FICLONE per pair of filesystems per
+/// The read-back of clones on Linux, on a real reflink XFS: the first FICLONE per pair of filesystems per
 /// build is read back and compared with its source; with CloneCopyVerifyClones every one. No filesystem clones wrongly on
 /// request, so the verifier's seam writes into the fresh clone before it is read back.
 /// </summary>

@@ -8,7 +8,7 @@ namespace CloneCopy.Tests.Engine;
 /// <summary>
 /// The clone-or-File.Copy chain of Windows and macOS with a source whose size says 0 but which holds bytes (a /proc
 /// file here; a named pipe on macOS): File.Copy reads it to its end, and the log must say what it really wrote, as the
-/// Linux engine does (issue 25), not "0 bytes, empty file", which would also keep it out of the guard's count.
+/// Linux engine does, not "0 bytes, empty file", which would also keep it out of the guard's count.
 /// </summary>
 public sealed class ClonerTransferSizeZeroTests : System.IDisposable
 {

@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.Integration;
 /// task's first file: with the packed package's precompiled (ReadyToRun) task, nothing of CloneCopy's is compiled by
 /// the JIT. Two mistakes make it compile, and each cost that first Copy milliseconds without any test failing: a
 /// framework collection over one of CloneCopy's value types (a ConcurrentDictionary keyed by the Linux pair of
-/// devices, in the clone read-back of issue 37: 16 methods, +4 to +7 ms against MSBuild's Copy), and a precompiled
+/// devices, in the clone read-back's first version: 16 methods, +4 to +7 ms against MSBuild's Copy), and a precompiled
 /// image the runtime rejects (everything compiled). The runtime's own list of what its JIT compiled says so without
 /// timing anything (DOTNET_JitStdOutFile with DOTNET_JitDisasmSummary, both in release runtimes).
 /// </summary>

@@ -22,7 +22,7 @@ public sealed class SystemCallBudgetTests
 {
     private const int FileCount = 200;
 
-    // Calls per file as measured on 2026-11-26, after issue 29 (docs/performance.md says what each is for): the destination
+    // Calls per file as measured on 2026-11-26 (docs/performance.md says what each is for): the destination
     // looked at once (the up-to-date test's look kept for the copy), the source opened before the rules look at it (no
     // path statx). A call not listed has a budget of 0: the few calls made once per Copy (mkdir, stat of the folder)
     // spread to under 0.05 a file.

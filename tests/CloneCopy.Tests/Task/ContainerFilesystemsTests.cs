@@ -7,7 +7,7 @@ using Xunit;
 namespace CloneCopy.Tests.Task;
 
 /// <summary>
-/// Where builds really run (issue 35): in containers. Docker on an XFS host is overlayfs over reflink XFS, where the
+/// Where builds really run: in containers. Docker on an XFS host is overlayfs over reflink XFS, where the
 /// kernel clones, from the image's lower layer too; rootless containers use FUSE (fuse-overlayfs), which answers FICLONE
 /// with EOPNOTSUPP and supports copy_file_range. Both are mounted here over the loop-mounted reflink XFS (lower and
 /// upper layers on it, as Docker's are on the host's disk), and the task's summary must say what happened and why.

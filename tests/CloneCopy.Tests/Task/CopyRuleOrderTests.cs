@@ -9,7 +9,7 @@ using Xunit;
 namespace CloneCopy.Tests.Task;
 
 /// <summary>
-/// Rules whose order or reference point a small mistake would change (issue 31), each checked against what
+/// Rules whose order or reference point a small mistake would change, each checked against what
 /// MSBuild's Copy does: the same-path rule comes before FailIfNotIncremental; MSBuild's parallel loop compares
 /// a source with the previous one for its destination; its single-threaded loop (MSBUILDCOPYTASKPARALLELISM=1,
 /// which CloneCopy reads per call and MSBuild's Copy once per process) skips a pair only after a successful

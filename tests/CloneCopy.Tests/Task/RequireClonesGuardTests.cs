@@ -73,7 +73,7 @@ public sealed class RequireClonesGuardTests
     /// <summary>
     /// An empty file has no blocks to share: XFS copies it (nothing to clone), and almost every build copies one (an
     /// empty resource, a marker file). Counted against the guard, CloneCopyRequireClones=error would fail such a
-    /// build on a filesystem where everything that can be cloned was (issue 38).
+    /// build on a filesystem where everything that can be cloned was.
     /// </summary>
     [FilesystemFact]
     public void Empty_files_copied_on_XFS_do_not_fail_the_guard()

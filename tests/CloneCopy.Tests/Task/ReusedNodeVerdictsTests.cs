@@ -12,7 +12,7 @@ namespace CloneCopy.Tests.Task;
 /// A reused MSBuild node keeps CloneCopy loaded between builds, and with it the Linux transfer's verdicts per pair
 /// of devices ("this filesystem cannot clone"). Between two builds a filesystem may be remounted: a folder moved to a
 /// reflink XFS, a loop image reformatted. The verdicts must belong to one build, or the node copies every file for
-/// the rest of its life (issue 38; the Windows side has its own test). Shown with a real remount: one loop device,
+/// the rest of its life (the Windows side has its own test). Shown with a real remount: one loop device,
 /// first formatted ext4 (no clones) and mounted, then reformatted as a reflink XFS and mounted at the same path, so
 /// that the device number the verdict is keyed by is the same. One process throughout, as a node; each build is a
 /// new engine with its own build-lifetime objects, as MSBuild gives a new build.

@@ -11,7 +11,7 @@ namespace CloneCopy.Tests.Task;
 /// for the same inode, the same name and the same folder: a hard link of the source by the same name in another
 /// folder is a second name for the data, not the source's path, and MSBuild's Copy replaces it with a copy of its
 /// own. Dropping the folder check would leave the two names linked, so a later write to one would change the
-/// other. Before issue 38 only 4 of 150 generated differential seeds ever built that tree.
+/// other. Without this test only 4 of 150 generated differential seeds ever built that tree.
 /// </summary>
 [Collection(FilesystemCollection.Name)]
 public sealed class SameFileRuleTests

@@ -11,7 +11,7 @@ namespace CloneCopy.Tests.Task;
 /// <summary>
 /// SkipUnchangedFiles compares the last-write times to the tick, as MSBuild's Copy does. A generator that runs
 /// twice in one build, or a fast incremental step, rewrites a source with the same size within the same second:
-/// an up-to-date test in whole seconds would skip it, and the build would ship the old bytes (issue 38). Real files
+/// an up-to-date test in whole seconds would skip it, and the build would ship the old bytes. Real files
 /// with explicit times on the run's filesystems (both keep nanoseconds), each task on fresh folders.
 /// </summary>
 [Collection(FilesystemCollection.Name)]

@@ -12,7 +12,7 @@ namespace CloneCopy.Tests.Task;
 /// <summary>
 /// Rules of MSBuild's Copy that only an unprivileged user, or a process started with one of MSBuild's
 /// per-process switches, can see: root writes through read-only modes and lists unreadable folders, and
-/// MSBuild reads change waves and MSBUILDCOPYWITHOUTDELETE once per process. Until issue 38 only the
+/// MSBuild reads change waves and MSBUILDCOPYWITHOUTDELETE once per process. Without these tests only the
 /// unprivileged differential lanes (scripts/differential-lanes.sh) ran them, so a contributor who broke one
 /// and ran the linux suite saw nothing. Each test here names one rule and holds CloneCopy's Copy to
 /// MSBuild's on the differential scenarios that show it (the same scenarios, the same comparison and pins as

@@ -58,7 +58,7 @@ public sealed class WindowsRequireClonesGuardTests : IDisposable
     {
         // Windows 11 from Moment 5: CopyFile clones on this volume. Without the guard the second file is left to it;
         // with CloneCopyRequireClones (handed to the build by CloneCopySettings), CloneCopy clones both itself, and
-        // nothing asks the CopyFile question, whose copy is kept where CopyFile copies (issue 37).
+        // nothing asks the CopyFile question, whose copy is kept where CopyFile copies.
         _kernel.AddVolume(Path.Combine(_directory, "refs") + Path.DirectorySeparatorChar, @"\\?\Volume{66666666-0000-0000-0000-00000000000a}\").CopyFileClones = true;
         string[] sources = [TestFiles.Write(Path.Combine(_directory, "refs", "obj", "A.dll"), 70_000, seed: 1), TestFiles.Write(Path.Combine(_directory, "refs", "obj", "B.dll"), 70_000, seed: 2)];
         var engine = new ProjectBuildEngine();

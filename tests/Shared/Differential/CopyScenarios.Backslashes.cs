@@ -3,7 +3,7 @@ using System.Collections.Generic;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// Issue 25, 2: a backslash in a source name, escaped in the item spec (%5C). On Unix MSBuild reads every
+/// A backslash in a source name, escaped in the item spec (%5C). On Unix MSBuild reads every
 /// backslash of a path as a separator (FileUtilities.FixFilePath), so a file whose name holds a backslash is
 /// not found: MSB3030, unless a file at the path with a slash there exists.
 /// </summary>

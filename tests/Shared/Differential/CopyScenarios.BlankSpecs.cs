@@ -4,7 +4,7 @@ using System.Collections.Generic;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// Issue 25, 3: item specs that are blank (" "). MSBuild joins them to the project directory without
+/// Item specs that are blank (" "). MSBuild joins them to the project directory without
 /// normalising; on Windows the trailing space then falls away, so the path names the project directory
 /// itself. On Unix " " is a name like any other: a blank source is missing (MSB3030), a blank destination is
 /// written. Pinned on Unix, where the lanes saw these codes; under Windows semantics the comparison alone holds.

@@ -150,7 +150,7 @@ public static partial class CopyScenarios
             IntendedDifference = t => Assert.Equal(TestFiles.Content(3000, 1), File.ReadAllBytes(Path.Combine(t.Root, "a.txt"))),
         };
         // As root MSBuild's Copy writes the new bytes through the link into the cache (CloneCopy replaces the
-        // link: intended); as another user it fails with access denied, and so does CloneCopy (issue 25).
+        // link: intended); as another user it fails with access denied, and so does CloneCopy.
         yield return new("read-only destination hard-linked to a package cache file", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["bin/pkg.dll"], Retries = 0 })
         {
             UnixOnly = true,

@@ -3,7 +3,7 @@ using System.Collections.Generic;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// Issue 25, 4: a second build over a destination that is a symbolic link made by the first. The link's own
+/// A second build over a destination that is a symbolic link made by the first. The link's own
 /// size and time are not the source's, so SkipUnchangedFiles does not skip it: MSBuild's Copy deletes the
 /// link, makes it again and says WroteAtLeastOneFile=True (targets key incremental work off that output).
 /// </summary>

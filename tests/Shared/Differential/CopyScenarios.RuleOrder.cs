@@ -4,7 +4,7 @@ namespace CloneCopy.Tests.Differential;
 
 /// <summary>
 /// Scenarios for rules whose order or reference point a small mistake would change while every other scenario
-/// still passed (issue 31): the same-path rule before FailIfNotIncremental, and the parallel loop's duplicate
+/// still passed: the same-path rule before FailIfNotIncremental, and the parallel loop's duplicate
 /// rule comparing each source with the previous one of its destination, not the first.
 /// </summary>
 public static partial class CopyScenarios

@@ -5,7 +5,7 @@ using CloneCopy.Tests.Infrastructure;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// Sources whose size does not say what they hold (issue 25): a named pipe fed by a writer and a /proc file
+/// Sources whose size does not say what they hold: a named pipe fed by a writer and a /proc file
 /// both have a size of 0 and content. MSBuild's Copy (File.Copy) reads them to their end. Each task gets its
 /// own pipe and its own writer, which gives up after a minute, so no scenario can hang.
 /// </summary>

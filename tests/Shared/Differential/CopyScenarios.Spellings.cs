@@ -5,7 +5,7 @@ using System.IO;
 namespace CloneCopy.Tests.Differential;
 
 /// <summary>
-/// Issue 18: spellings and shapes an outside tester found handled differently. Folder names spelled with
+/// Spellings and shapes an outside tester found handled differently. Folder names spelled with
 /// "." and "..", links that loop, folders nobody may read, devices as destinations, a trailing separator
 /// on a file, a folder that looks up to date, and duplicates by another spelling or after a failure.
 /// </summary>

@@ -85,7 +85,7 @@ public static partial class CopyScenarios
         yield return new("copy onto a hard link of itself", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["a-link.txt"] })
         { Arrange = t => t.HardLink("a-link.txt", "a.txt"), ExpectSuccess = true };
         // The same inode and the same name, but another folder: a hard link, not the source by another path, so it is
-        // replaced by a copy of its own (issue 38: only 4 of 150 generated seeds met this).
+        // replaced by a copy of its own (only 4 of 150 generated seeds met this).
         yield return new("destination is a hard link of the source by the same name in another folder", new CopyParameters { SourceFiles = ["a.txt"], DestinationFolder = "out" })
         { UnixOnly = true, Arrange = t => t.HardLink("out/a.txt", "a.txt"), ExpectSuccess = true, ExpectErrorCodes = "" }; // UnixFileIdentity's rule; not yet run under Wine
 
@@ -108,7 +108,7 @@ public static partial class CopyScenarios
         yield return new("error if link fails when the link works", new CopyParameters { SourceFiles = ["a.txt"], DestinationFolder = "out", UseHardlinksIfPossible = true, ErrorIfLinkFails = true }) { ExpectSuccess = true };
         yield return new("hard link over an existing destination", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["b.txt"], UseHardlinksIfPossible = true }) { ExpectSuccess = true };
         // Under MSBUILDCOPYWITHOUTDELETE=1 the destination is kept, so link() fails on it: MSBuild's Copy then says it
-        // tries a symbolic link, which fails too, and copies (issue 38).
+        // tries a symbolic link, which fails too, and copies.
         yield return new("hard link or else a symbolic link over an existing destination", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["b.txt"], UseHardlinksIfPossible = true, UseSymboliclinksIfPossible = true })
         { UnixOnly = true, UsesSymbolicLinks = true, ExpectSuccess = true }; // the rule is met on Linux; not yet run under Wine
         yield return new("symbolic links by environment", new CopyParameters { SourceFiles = ["a.txt"], DestinationFolder = "out" })

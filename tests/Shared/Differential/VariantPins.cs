@@ -7,7 +7,7 @@ namespace CloneCopy.Tests.Differential;
 /// What the built-in task is pinned to do in a process started with one of MSBuild's per-process switches
 /// changed (the escape-hatch, always-retry and change-wave lanes). A scenario's own pins (outcome, error and
 /// warning codes) hold there too, except where this table says the switch changes them; so both tasks
-/// failing alike on a wrong code cannot pass in those lanes either (issue 31). An entry names the switch,
+/// failing alike on a wrong code cannot pass in those lanes either. An entry names the switch,
 /// the scenario and the pins that replace the scenario's own (null: that pin is not replaced).
 /// </summary>
 public static class VariantPins
@@ -36,7 +36,7 @@ public static class VariantPins
         ("MSBuildUseSymboliclinksIfPossible", "destination is the source through a symbolic link to its folder", true, null, null),
 
         // Told to overwrite read-only files, MSBuild's Copy makes the read-only linked destination writable and
-        // replaces it, as an unprivileged user too (the owner may change a mode); so does CloneCopy (issue 25).
+        // replaces it, as an unprivileged user too (the owner may change a mode); so does CloneCopy.
         ("MSBUILDALWAYSOVERWRITEREADONLYFILES", "read-only destination hard-linked to a package cache file", true, string.Empty, string.Empty),
         ("MSBUILDALWAYSOVERWRITEREADONLYFILES", "read-only destination symbolic-linked to a package cache file", true, string.Empty, string.Empty),
 

@@ -51,7 +51,7 @@ public abstract class MacCloneFileClonerCases : IDisposable
     [Fact]
     public void A_destination_MSBuilds_rules_kept_is_replaced_by_a_clone_as_File_Copy_replaces_it_on_macOS_and_counts_as_cloned()
     {
-        // Issue 28, defect 8: with MSBUILDCOPYWITHOUTDELETE=1 MSBuild's rules keep the destination and File.Copy(overwrite)
+        // With MSBUILDCOPYWITHOUTDELETE=1 MSBuild's rules keep the destination and File.Copy(overwrite)
         // writes it. On macOS that call locks the destination, unlinks it and clonefiles the source in its place
         // (dotnet/runtime, FileSystem.TryCloneFile.OSX.cs): the file was cloned, yet CloneCopy counted it as copied and
         // CloneCopyRequireClones raised CLC005. The cloner now takes those steps itself and knows it cloned. As with

@@ -11,7 +11,7 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The read-back of clones in the Windows chain (issue 37): the first clone per volume per build, CloneCopy's own
+/// The read-back of clones in the Windows chain: the first clone per volume per build, CloneCopy's own
 /// block clone and CopyFile's clone alike, is read back and compared with its source before the volume is trusted; a
 /// clone made wrong on purpose through the verifier's seam is caught, warned once, written again by File.Copy, and the
 /// volume clones no more in that build.

@@ -69,7 +69,7 @@ public abstract class CopyFileVerdictCases : IDisposable
     public void Where_CopyFile_does_not_clone_the_probe_s_copy_is_kept_as_a_copy_and_no_later_file_probes()
     {
         // CopyFile's copy is a correct copy, the one MSBuild's Copy would have made: nothing requires deleting it, and
-        // deleting it could leave the name delete-pending behind a scanner (issue 37, defect 2).
+        // deleting it could leave the name delete-pending behind a scanner.
         ClonerTransfer transfer = NewTransfer();
 
         TransferResult first = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 1), Named("a.copy"), CancellationToken.None);

@@ -10,7 +10,7 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The simulator's integrity and sparse rules as the documents state them (issue 37, defects 4 and 5), and what the
+/// The simulator's integrity and sparse rules as the documents state them, and what the
 /// cloner does under them: a volume that refuses to give a new file integrity streams (client Windows, Dev Drive), a
 /// sparse source with holes, integrity settings that differ only in algorithm or flags, and the CopyFile question asked
 /// of a sparse file whose first cluster is a hole.

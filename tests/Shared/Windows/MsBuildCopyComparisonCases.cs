@@ -10,7 +10,7 @@ using Xunit;
 namespace CloneCopy.Tests.Windows;
 
 /// <summary>
-/// The checks of the Windows CI job's experiment (scripts/windows/compare-with-msbuild-copy.ps1, issue 37) against the
+/// The checks of the Windows CI job's experiment (scripts/windows/compare-with-msbuild-copy.ps1) against the
 /// simulator, so that the job's first real run tests the model: each source is cloned with the guard and every clone
 /// read back (CloneCopyVerifyClones), and compared with what MSBuild's Copy makes of it (CopyFileW, on Windows Server
 /// 2022 where CopyFile does not clone): SHA-256, last-write time, attributes, sparse flag, integrity streams, then

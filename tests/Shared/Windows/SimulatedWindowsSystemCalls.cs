@@ -623,7 +623,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 return Win32.ErrorInvalidFunction;
             }
 
-            // Its page: "Minimum supported client: None supported"; reflink-copy met access denied on a Dev Drive (#27).
+            // Its page: "Minimum supported client: None supported"; reflink-copy met access denied on a Dev Drive (its issue #27).
             if (!open.CanWrite || volume.RefusesSetIntegrity)
             {
                 return Win32.ErrorAccessDenied;

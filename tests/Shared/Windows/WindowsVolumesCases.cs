@@ -89,7 +89,7 @@ public abstract class WindowsVolumesCases
     [Fact]
     public void No_volume_is_asked_its_cluster_size_through_GetDiskFreeSpace_on_its_GUID_root()
     {
-        // GetDiskFreeSpaceW documents drive and UNC roots, not \\?\Volume{GUID}\ (issue 37, defect 3): the cluster size
+        // GetDiskFreeSpaceW documents drive and UNC roots, not \\?\Volume{GUID}\: the cluster size
         // comes from the clone's own source handle (FSCTL_GET_INTEGRITY_INFORMATION), so probing a volume asks nothing
         // of it, and a volume whose GetDiskFreeSpace cannot answer still clones.
         _kernel.AddVolume(@"C:\", NtfsGuid, "NTFS", blockRefcounting: false);

@@ -169,7 +169,7 @@ public static class CaseGenerator
     }
 
     /// <summary>
-    /// On Linux, sources whose size (0) does not say what they hold (issue 25): a named pipe fed by a writer,
+    /// On Linux, sources whose size (0) does not say what they hold: a named pipe fed by a writer,
     /// a /proc file. Drawn from a second random stream, so the cases of earlier seeds stay as they were. The
     /// pipe lives under "p" (no SourceFolders reach it) and is named once: a second open would find no writer.
     /// A /proc file may be named twice, as any regular file; not when links are asked for: it is read-only, and

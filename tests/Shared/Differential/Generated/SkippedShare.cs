@@ -6,8 +6,8 @@ namespace CloneCopy.Tests.Differential.Generated;
 /// How many generated cases may go unjudged before a run fails: 10 % of the cases run, rounded down. Unjudged are
 /// the cases skipped because MSBuild's Copy disagreed with itself (its threads racing) and the cases where CloneCopy
 /// differed once but not again on fresh trees (a race of either task, or of the harness). Without a cap, shapes that
-/// all became unstable would drop out of the comparison silently while the test still passed on the rest (issue 31),
-/// and a race in CloneCopy that shows half the time would never fail CI (issue 26). A run of fewer than ten cases
+/// all became unstable would drop out of the comparison silently while the test still passed on the rest,
+/// and a race in CloneCopy that shows half the time would never fail CI. A run of fewer than ten cases
 /// (one seed, reproduced) may leave none unjudged: a seed that cannot be judged says so.
 /// </summary>
 public static class SkippedShare
