@@ -13,6 +13,8 @@ command -v filefrag >/dev/null 2>&1 || need+=(e2fsprogs)
 command -v jq >/dev/null 2>&1 || need+=(jq)   # scripts/check-build-compare.sh reads the tool's JSON with it
 command -v strace >/dev/null 2>&1 || need+=(strace) # the system-call budget tests count calls per file with it
 command -v fuse-overlayfs >/dev/null 2>&1 || need+=(fuse-overlayfs) # ContainerFilesystemsTests: a rootless container's filesystem
+# scripts/check-windows-scripts.sh reads the CI files (azure-pipelines.yml, .github/workflows/ci.yml) with PyYAML.
+python3 -c 'import yaml' >/dev/null 2>&1 || /usr/bin/python3 -c 'import yaml' >/dev/null 2>&1 || need+=(python3-yaml)
 
 if ((${#need[@]})); then
   if [[ $(id -u) -ne 0 ]]; then

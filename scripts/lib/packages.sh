@@ -27,8 +27,11 @@ pack_clonecopy() {
 copy_sample() {
   local name=$1 dest=$2 feed=$3 version=$4
   rm -rf "$dest" && cp -r "samples/$name" "$dest"
-  sed -i "s|../../artifacts/packages|$feed|" "$dest/NuGet.config"
-  find "$dest" \( -name global.json -o -name '*.csproj' \) -exec sed -i "s|\"X\\.Y\\.Z\"|\"$version\"|g" {} +
+  # sed -i with a suffix attached is the one form GNU sed and macOS's BSD sed both read (BSD takes a bare -i's next
+  # word as the suffix); the backups are removed after.
+  sed -i.copy-sample "s|../../artifacts/packages|$feed|" "$dest/NuGet.config"
+  find "$dest" \( -name global.json -o -name '*.csproj' \) -exec sed -i.copy-sample "s|\"X\\.Y\\.Z\"|\"$version\"|g" {} +
+  find "$dest" -name '*.copy-sample' -exec rm -f {} +
   if grep -rqs --include=global.json --include='*.csproj' 'X\.Y\.Z' "$dest"; then
     echo "copy_sample: $dest still names the version X.Y.Z" >&2; return 1
   fi

@@ -13,6 +13,17 @@ function Get-PackedCloneCopyVersion {
   return $found[0].Name.Substring('CloneCopy.'.Length) -replace '\.nupkg$', ''
 }
 
+# Packs src/CloneCopy into PACKAGES (Release), after removing the CloneCopy packages of other commits from it, as
+# scripts/lib/packages.sh's pack_clonecopy does: Get-PackedCloneCopyVersion then finds this commit's one.
+function Invoke-CloneCopyPack {
+  param([Parameter(Mandatory)] [string] $Packages)
+  New-Item -ItemType Directory -Force $Packages | Out-Null
+  Get-ChildItem -LiteralPath $Packages -Filter 'CloneCopy.*.nupkg' | Where-Object { $_.Name -match '^CloneCopy\.\d' } | Remove-Item
+  $project = Join-Path (Join-Path (Join-Path (Join-Path $PSScriptRoot '..') '..') 'src') 'CloneCopy'
+  dotnet pack $project -c Release -o $Packages -nologo | Write-Host
+  if ($LASTEXITCODE -ne 0) { throw "dotnet pack $project failed ($LASTEXITCODE)" }
+}
+
 # samples/NAME copied to DESTINATION as a user would set it up: its NuGet.config's local feed is PACKAGES, and the
 # version placeholder X.Y.Z (global.json, the projects' Sdk elements) is the packed version, which it returns.
 function Copy-CloneCopySample {
@@ -64,4 +75,4 @@ function New-CloneCopyComparisonProject {
   return $project
 }
 
-Export-ModuleMember -Function Get-PackedCloneCopyVersion, Copy-CloneCopySample, New-CloneCopyComparisonProject
+Export-ModuleMember -Function Invoke-CloneCopyPack, Get-PackedCloneCopyVersion, Copy-CloneCopySample, New-CloneCopyComparisonProject

@@ -1,18 +1,31 @@
-# Makes a ReFS volume (or a Dev Drive, -DevDrive) on a dynamically expanding VHDX and gives it a drive letter,
+# Makes a ReFS volume (or a Dev Drive, -Kind DevDrive) on a dynamically expanding VHDX and gives it a drive letter,
 # with the tools a hosted Azure Pipelines Windows agent has: diskpart's virtual disk commands (part of Windows,
 # no Hyper-V module needed) and, for a Dev Drive, the Storage module's Format-Volume -DevDrive.
 #
-#   pwsh scripts/windows/new-refs-volume.ps1 -Vhd D:\a\_temp\refs.vhdx -Letter R [-DevDrive]
+#   pwsh scripts/windows/new-refs-volume.ps1 -Name refs -Letter R [-Kind DevDrive] [-MaximumMB 20480] [-HostFreeGB 16]
 #
-# Microsoft's Dev Drive page asks for at least 50 GB (give -MaximumMB 53248 for one); a dynamically expanding VHDX takes on the host
-# disk only what is written to it. Stops with an error (exit code 1) unless the volume is there, formatted as asked.
+# The VHDX goes to X:\clonecopy-ci\NAME.vhdx on the host's fixed drive with the most free space, which must have
+# HostFreeGB free (the job's peak, docs/development.md "CI jobs on Windows and macOS: disk"): not the agent's temporary
+# folder, whose D: Azure's hosted agents promise only about 10 GB of, and which GitHub's windows-2025 no longer has.
+# Microsoft's Dev Drive page asks for at least 50 GB (give -MaximumMB 53248 for one); a dynamically expanding VHDX takes
+# on the host disk only what is written to it. Stops with an error (exit code 1) unless the volume is there, formatted as asked.
 param(
-  [Parameter(Mandatory)] [string] $Vhd,
+  [Parameter(Mandatory)] [string] $Name,
   [Parameter(Mandatory)] [char] $Letter,
-  [switch] $DevDrive,
-  [int] $MaximumMB = 20480
+  [ValidateSet('ReFS', 'DevDrive')] [string] $Kind = 'ReFS',
+  [int] $MaximumMB = 20480,
+  [int] $HostFreeGB = 16
 )
 $ErrorActionPreference = 'Stop'
+$DevDrive = $Kind -eq 'DevDrive'
+Import-Module (Join-Path $PSScriptRoot 'CloneCopyDisk.psm1')
+
+$drives = Get-HostDrives
+$drives | ForEach-Object { Write-Host ('{0}: {1:N1} GB free of {2:N1} GB' -f $_.Name, ($_.Free / 1GB), ($_.Size / 1GB)) }
+$drive = Select-VhdDrive -Drives $drives -NeedBytes ([long]$HostFreeGB * 1GB) -Exclude @("$Letter")
+$Vhd = Get-VhdPath -Drive $drive -Name $Name
+New-Item -ItemType Directory -Force (Split-Path -Parent $Vhd) | Out-Null
+Write-Host "the VHDX: $Vhd (expandable, at most $MaximumMB MB)"
 
 function Invoke-DiskPart([string[]] $Commands) {
   $script = [IO.Path]::ChangeExtension($Vhd, '.diskpart.txt')
@@ -46,4 +59,5 @@ if ($DevDrive) {
   fsutil devdrv query "$($Letter):" | Write-Host
 }
 fsutil fsinfo refsinfo "$($Letter):" | Write-Host
+Write-DiskReport -Step 'making the volume'
 exit 0

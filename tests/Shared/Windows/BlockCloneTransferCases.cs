@@ -465,10 +465,7 @@ public abstract class BlockCloneTransferCases : IDisposable
     {
         const long Length = (5L << 30) + 1;
         string source = Path("huge.bin");
-        using (var stream = new FileStream(source, FileMode.CreateNew))
-        {
-            stream.SetLength(Length); // sparse on the host: no 5 GiB written
-        }
+        SparseHostFiles.Create(source, Length); // nothing written, nothing allocated on the host
 
         _kernel.CopyData = false;
 

@@ -43,10 +43,7 @@ public abstract class CallBudgetCases : IDisposable
     {
         (ClonerTransfer transfer, WindowsBlockCloner cloner) = Warm();
         string source = Path.Combine(_directory, "src", "large.bin");
-        using (var stream = new FileStream(source, FileMode.CreateNew))
-        {
-            stream.SetLength(5L << 30); // sparse on the host: nothing written
-        }
+        SparseHostFiles.Create(source, 5L << 30); // nothing written, nothing allocated on the host
 
         _kernel.CopyData = false;
         int calls = Measure(transfer, cloner, source, Path.Combine(_directory, "out", "large.bin"));

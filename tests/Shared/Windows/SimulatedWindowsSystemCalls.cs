@@ -677,6 +677,12 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 return Win32.ErrorDiskFull;
             }
 
+            // The host's file stays a hole whatever the simulated one is: a 5 GiB test must not allocate 5 GiB natively.
+            if (length >= SparseHostFiles.LargeLength)
+            {
+                SparseHostFiles.MarkSparse(file, open.Path);
+            }
+
             RandomAccess.SetLength(file, length);
             Touch(open.File);
             return 0;
