@@ -16,11 +16,11 @@
 #   msbuild-18.0  the suite built against MSBuild 18.0.2's packages (the .NET SDK 10.0.1xx's MSBuild, which Linux
 #                 distributions ship): MSBuild 18.0's Copy, and CloneCopy's build for such hosts running against
 #                 18.0's Framework and Utilities, as uid 65534; its line names the MSBuild the suite read.
-#   msbuild-18.12 the .NET 11 SDK's MSBuild: the suite (hand-written scenarios, generated cases, the -mt half)
-#   msbuild-18.10 with MSBuild 18.12.2's (18.10.1's) Copy, Framework and Utilities from their packages, on the .NET
-#                 11.0.0 runtime from its package, CloneCopy's net10.0 build (the one Sdk.targets gives such a host),
-#                 as uid 65534 (tests/MSBuildUnderTest.props, CloneCopyCompareRuntime). msbuild-18.12 also runs the
-#                 waves-sensitive scenarios with MSBUILDDISABLEFEATURESFROMVERSION=18.7 (a wave 18.11 still knows).
+#   msbuild-18.12 the .NET 11 SDK's MSBuild: the suite (hand-written scenarios and generated cases; msbuild-18.12
+#   msbuild-18.10 also the -mt half, and the scenarios change waves change in a process with MSBUILDDISABLEFEATURES-
+#                 FROMVERSION=18.7) with MSBuild 18.12.2's (18.10.1's) Copy, Framework and Utilities from their
+#                 packages, on the .NET 11.0.0 runtime from its package, CloneCopy's net10.0 build (the one
+#                 Sdk.targets gives such a host), as uid 65534 (tests/MSBuildUnderTest.props, CloneCopyCompareRuntime).
 #                 Their lines name the MSBuild and the runtime the suite read.
 # Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
 # pass through, and CLONECOPY_SCENARIOS, to run a few scenarios in the plain lanes) and prints their summary line on stderr.
@@ -129,13 +129,15 @@ for lane in "${lanes[@]}"; do
       named="MSBuild $read_version's Copy (packages $version) on .NET $read_runtime"
       lane_runner="" lane_tests="$published/CloneCopy.Tests" run "differential with $named, as $who" \
         "${as_user[@]}" env -i "${common[@]}" || status=1
-      lane_runner="" lane_tests="$published/CloneCopy.Tests" trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), $named, as $who" \
-        "${as_user[@]}" env -i "${common[@]}" || status=1
       if [[ $lane == msbuild-18.12 ]]; then
-        # Change waves are read once per process: the hand-written scenarios in one started with wave 18.7 off.
+        lane_runner="" lane_tests="$published/CloneCopy.Tests" trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), $named, as $who" \
+          "${as_user[@]}" env -i "${common[@]}" || status=1
+        # Change waves are read once per process: the scenarios two waves change (18.11: SourceFolders' order; 18.7:
+        # access denied retried) in one started with MSBUILDDISABLEFEATURESFROMVERSION=18.7, a wave 18.11 still knows.
         lane_runner="" lane_tests="$published/CloneCopy.Tests" lane_args="-class- CloneCopy.Tests.Differential.GeneratedDifferentialTests" \
           run "differential with change waves from 18.7 off, $named, as $who" \
-          "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=18.7 || status=1
+          "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=18.7 \
+          "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder|read-only destination|not writable|not readable|held open}" || status=1
       fi
       ;;
     msbuild-18.*)
