@@ -17,8 +17,8 @@
 #                 distributions ship): MSBuild 18.0's Copy, and CloneCopy's build for such hosts running against
 #                 18.0's Framework and Utilities, as uid 65534; its line names the MSBuild the suite read.
 #   msbuild-18.12 the .NET 11 SDK's MSBuild: the suite (hand-written scenarios and generated cases; msbuild-18.12
-#   msbuild-18.10 also the -mt half, and the scenarios change waves change in a process with MSBUILDDISABLEFEATURES-
-#                 FROMVERSION=18.7) with MSBuild 18.12.2's (18.10.1's) Copy, Framework and Utilities from their
+#   msbuild-18.10 also the -mt half, the scenarios change waves change in a process with MSBUILDDISABLEFEATURES-
+#                 FROMVERSION=18.7, and the SourceFolders ones with a retired wave, 17.10) with MSBuild 18.12.2's (18.10.1's) Copy, Framework and Utilities from their
 #                 packages, on the .NET 11.0.0 runtime from its package, CloneCopy's net10.0 build (the one
 #                 Sdk.targets gives such a host), as uid 65534 (tests/MSBuildUnderTest.props, CloneCopyCompareRuntime).
 #                 Their lines name the MSBuild and the runtime the suite read.
@@ -138,6 +138,10 @@ for lane in "${lanes[@]}"; do
           run "differential with change waves from 18.7 off, $named, as $who" \
           "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=18.7 \
           "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder|read-only destination|not writable|not readable|held open}" || status=1
+        # A wave 18.11 retired (17.10-18.3) is clamped to the lowest it knows, 18.4 (MSB4272 in a build): wave 18.11 off.
+        lane_runner="" lane_tests="$published/CloneCopy.Tests" lane_args="-class- CloneCopy.Tests.Differential.GeneratedDifferentialTests" \
+          run "differential with change waves from 17.10 (retired: 18.4) off, $named, as $who" \
+          "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=17.10 "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder}" || status=1
       fi
       ;;
     msbuild-18.*)
