@@ -16,15 +16,21 @@
 #   msbuild-18.0  the suite built against MSBuild 18.0.2's packages (the .NET SDK 10.0.1xx's MSBuild, which Linux
 #                 distributions ship): MSBuild 18.0's Copy, and CloneCopy's build for such hosts running against
 #                 18.0's Framework and Utilities, as uid 65534; its line names the MSBuild the suite read.
+#   msbuild-18.12 the .NET 11 SDK's MSBuild: the suite (hand-written scenarios and generated cases; msbuild-18.12
+#   msbuild-18.10 also the -mt half, the scenarios change waves change in a process with MSBUILDDISABLEFEATURES-
+#                 FROMVERSION=18.7, and the SourceFolders ones with a retired wave, 17.10) with MSBuild 18.12.2's (18.10.1's) Copy, Framework and Utilities from their
+#                 packages, on the .NET 11.0.0 runtime from its package, CloneCopy's net10.0 build (the one
+#                 Sdk.targets gives such a host), as uid 65534 (tests/MSBuildUnderTest.props, CloneCopyCompareRuntime).
+#                 Their lines name the MSBuild and the runtime the suite read.
 # Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
 # pass through, and CLONECOPY_SCENARIOS, to run a few scenarios in the plain lanes) and prints their summary line on stderr.
 # Needs root (it mounts the filesystems), or CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS (see below). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded|msbuild-18.0]...   (all when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded|msbuild-18.0|msbuild-18.12|msbuild-18.10]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded msbuild-18.0)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded msbuild-18.0 msbuild-18.12 msbuild-18.10)
 # As root the lanes run as uid 65534 on filesystems made here. Without root, give mounted directories this user may
 # write (CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS, a reflink XFS) and the lanes run as this user, who is unprivileged.
 if [[ $(id -u) -eq 0 ]]; then
@@ -67,7 +73,7 @@ run() {
   local label=$1; shift
   local log="$scratch/$label.log" status
   set +e
-  "$@" dotnet "${lane_tests:-$tests}" -noLogo -noColor -trait "Lane=$trait" ${lane_args:-} > "$log" 2>&1
+  "$@" ${lane_runner-dotnet} "${lane_tests:-$tests}" -noLogo -noColor -trait "Lane=$trait" ${lane_args:-} > "$log" 2>&1
   status=$?
   set -e
   # Each failure up to its stack trace (a generated case's shrunk description and difference are long).
@@ -109,6 +115,35 @@ for lane in "${lanes[@]}"; do
     multithreaded)
       trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), as $who" \
         "${as_user[@]}" env -i "${common[@]}" || status=1 ;;
+    msbuild-18.12|msbuild-18.10)
+      # The suite compiled against the SDK's MSBuild, published self-contained on .NET 11.0.0 with the packages'
+      # net11.0 assemblies in place of the SDK's (bin/msbuild-<version>/, tests/MSBuildUnderTest.props); run by its
+      # apphost. Without the analyzers, which the main build has run on the same sources.
+      version=$([[ $lane == msbuild-18.12 ]] && echo 18.12.2 || echo 18.10.1) runtime=11.0.0
+      build=(tests/CloneCopy.Tests -p:Configuration=Release -p:CloneCopyCompareMSBuild=$version -p:CloneCopyCompareRuntime=$runtime)
+      step "publishing the tests against MSBuild $version on .NET $runtime" "read the error above" \
+        dotnet publish "${build[@]}" -nologo -clp:ErrorsOnly -p:RunAnalyzers=false -p:EnforceCodeStyleInBuild=false
+      published=$(dotnet msbuild "${build[@]}" -getProperty:PublishDir -nologo | tr -d '\r')
+      published=tests/CloneCopy.Tests/$published
+      read_version=$("$published/CloneCopy.Tests" --msbuild-version) read_runtime=$("$published/CloneCopy.Tests" --runtime-version)
+      named="MSBuild $read_version's Copy (packages $version) on .NET $read_runtime"
+      lane_runner="" lane_tests="$published/CloneCopy.Tests" run "differential with $named, as $who" \
+        "${as_user[@]}" env -i "${common[@]}" || status=1
+      if [[ $lane == msbuild-18.12 ]]; then
+        lane_runner="" lane_tests="$published/CloneCopy.Tests" trait=DifferentialMultiThreaded run "differential with TaskEnvironment (-mt semantics), $named, as $who" \
+          "${as_user[@]}" env -i "${common[@]}" || status=1
+        # Change waves are read once per process: the scenarios two waves change (18.11: SourceFolders' order; 18.7:
+        # access denied retried) in one started with MSBUILDDISABLEFEATURESFROMVERSION=18.7, a wave 18.11 still knows.
+        lane_runner="" lane_tests="$published/CloneCopy.Tests" lane_args="-class- CloneCopy.Tests.Differential.GeneratedDifferentialTests" \
+          run "differential with change waves from 18.7 off, $named, as $who" \
+          "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=18.7 \
+          "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder|read-only destination|not writable|not readable|held open}" || status=1
+        # A wave 18.11 retired (17.10-18.3) is clamped to the lowest it knows, 18.4 (MSB4272 in a build): wave 18.11 off.
+        lane_runner="" lane_tests="$published/CloneCopy.Tests" lane_args="-class- CloneCopy.Tests.Differential.GeneratedDifferentialTests" \
+          run "differential with change waves from 17.10 (retired: 18.4) off, $named, as $who" \
+          "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=17.10 "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder}" || status=1
+      fi
+      ;;
     msbuild-18.*)
       # A build of the suite of its own (bin/msbuild-<version>/, tests/MSBuildUnderTest.props), incremental after the
       # first; without the analyzers, which the main build has run on the same sources (a minute less on 2 cores).

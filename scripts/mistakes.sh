@@ -172,5 +172,16 @@ mistake "the CI guard's warning mode fails the build" src/CloneCopy/CloneCopySum
   '            TaskLog.Warning(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);' '            TaskLog.Error(Log, CloneCopyCodes.CopiedInsteadOfCloned, text);' \
   -method $T.RequireClonesGuardTests.The_warning_mode_warns_with_CLC005_and_passes_where_files_are_really_copied
 
+# The MSBuild of .NET 11: WroteAtLeastOneFile drives Visual Studio's incremental build (dotnet/msbuild #14231), and
+# MSBuild 18.11+ lists a SourceFolders item breadth first (change wave 18.11).
+CLONECOPY_SCENARIOS='main assembly|copy-local' mistake "WroteAtLeastOneFile true for an up-to-date skip" src/CloneCopy/Rules/PairOutcome.cs \
+  'PairResult.SymbolicLinked or PairResult.ClonedInsteadOfLink;' 'PairResult.SymbolicLinked or PairResult.ClonedInsteadOfLink or PairResult.UpToDate;' \
+  -class CloneCopy.Tests.Differential.LinuxDifferentialTests
+mistake "a source folder listed depth first under MSBuild 18.11 and later" src/CloneCopy/Rules/SourceFolderEnumerator.cs \
+  'breadthFirst ? WalkByLevel(folder)' 'false ? WalkByLevel(folder)' -class CloneCopy.Tests.Rules.OlderMSBuildRulesTests
+mistake "MSBuild 18.11's breadth-first order without its change wave" src/CloneCopy/Rules/RunningMSBuild.cs \
+  '=> Has(SourceFoldersListedBreadthFirst) && wave18_11On();' '=> Has(SourceFoldersListedBreadthFirst);' \
+  -method CloneCopy.Tests.Rules.OlderMSBuildRulesTests.From_18_11_a_source_folder_is_listed_breadth_first_while_change_wave_18_11_is_on
+
 if ((status == 0)); then echo "mistakes: every mistake fails a test that names it ($((SECONDS - started)) s in all)"; fi
 exit "$status"

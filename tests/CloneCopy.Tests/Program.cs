@@ -9,7 +9,8 @@ namespace CloneCopy.Tests;
 /// <c>--escape-hatch-lanes</c> prints the escape-hatch lanes' table (<see cref="EscapeHatchLanes"/>), so that
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
 /// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
-/// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names.
+/// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names;
+/// <c>--runtime-version</c> the .NET runtime it runs on (the msbuild-18.10/18.12 lanes run a self-contained .NET 11).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -29,6 +30,12 @@ internal static class Program
         if (args is ["--msbuild-version"])
         {
             Console.WriteLine(RunningMSBuild.Current);
+            return 0;
+        }
+
+        if (args is ["--runtime-version"])
+        {
+            Console.WriteLine(Environment.Version);
             return 0;
         }
 

@@ -35,11 +35,14 @@ internal static class CopyPlanner
             pairs.Add(new CopyPair(pairs.Count, source, source.ItemSpec, destination) { MetadataCopied = true });
         }
 
+        // Which order MSBuild lists a folder's files in (asked only when there are folders: it may ask MSBuild's change waves).
+        bool breadthFirst = sourceFolders is { Length: > 0 }
+            && RunningMSBuild.Current.ListsSourceFoldersBreadthFirst(() => MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_11));
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
             // Named, and its files named, as MSBuild does (see SourceFolderPath).
             var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec, environment);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath))
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath, breadthFirst))
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));
                 sourceFolder.CopyMetadataTo(destination);

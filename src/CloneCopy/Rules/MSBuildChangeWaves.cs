@@ -17,6 +17,9 @@ internal static class MSBuildChangeWaves
     /// <summary>From this wave on, Copy retries "access denied" on Unix as it retries other I/O failures.</summary>
     public static readonly Version Wave18_7 = new(18, 7);
 
+    /// <summary>From this wave on (MSBuild 18.11 and later), FileMatcher lists a SourceFolders item breadth first.</summary>
+    public static readonly Version Wave18_11 = new(18, 11);
+
     /// <summary>The variable MSBuild reads change waves from, as the process holds it (MSBuild reads it once per process).</summary>
     public const string DisableFeaturesFromVersionVariable = "MSBUILDDISABLEFEATURESFROMVERSION";
 

@@ -36,6 +36,12 @@ internal sealed class RunningMSBuild
     /// <summary>MSBuild 18.8 (dotnet/msbuild #13479): access denied is retried off Windows, under change wave 18.7.</summary>
     public static readonly Version AccessDeniedRetriedOffWindows = new(18, 8);
 
+    /// <summary>
+    /// MSBuild 18.11 (dotnet/msbuild #14663, under change wave 18.11): FileMatcher's new enumeration lists a
+    /// SourceFolders item breadth first (before, depth first, subdirectories first).
+    /// </summary>
+    public static readonly Version SourceFoldersListedBreadthFirst = new(18, 11);
+
     private static readonly Lazy<RunningMSBuild> Loaded = new(() => new RunningMSBuild(VersionOf(typeof(Microsoft.Build.Framework.ITask).Assembly)));
 
     /// <summary>A stand-in for another MSBuild, for tests (CopyOptions.MSBuild is the seam).</summary>
@@ -61,6 +67,12 @@ internal sealed class RunningMSBuild
     /// </summary>
     public bool RetriesAccessDenied(bool windows) =>
         !windows && Has(AccessDeniedRetriedOffWindows) && MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_7);
+
+    /// <summary>
+    /// Whether MSBuild's Copy lists a SourceFolders item breadth first here: from 18.11, while change wave 18.11 is on
+    /// (<paramref name="wave18_11On"/>; an MSBuild before 18.11 is not asked, it does not know the wave).
+    /// </summary>
+    public bool ListsSourceFoldersBreadthFirst(Func<bool> wave18_11On) => Has(SourceFoldersListedBreadthFirst) && wave18_11On();
 
     public override string ToString() => Version?.ToString() ?? "unknown";
 

@@ -5,10 +5,14 @@ using System.IO;
 namespace CloneCopy;
 
 /// <summary>
-/// Lists the files under a SourceFolders item, in the order MSBuild's Copy lists them (observed: for each
+/// Lists the files under a SourceFolders item, in the order MSBuild's Copy lists them. Keeping the order keeps
+/// DestinationFiles and CopiedFiles identical to the built-in task's. Two orders, by the running MSBuild
+/// (<see cref="RunningMSBuild.ListsSourceFoldersBreadthFirst"/>): depth first (observed up to 18.10: for each
 /// directory, its subdirectories' files first, subdirectories taken in reverse listing order, then the
-/// directory's own files in listing order). Keeping the order keeps DestinationFiles and CopiedFiles
-/// identical to the built-in task's. A folder that does not exist contributes nothing, as in MSBuild.
+/// directory's own files in listing order), or breadth first (18.11 on, under change wave 18.11: the folder's
+/// own files in listing order, then each subdirectory's the same way, level by level, subdirectories in
+/// listing order, as .NET's recursive directory enumeration walks). A folder that does not exist contributes
+/// nothing, as in MSBuild.
 /// Two more of MSBuild's enumeration rules (its FileMatcher): a directory that is a symbolic link to one of
 /// its own ancestors is not entered (a loop would otherwise be walked until paths grow too long), and a
 /// directory the user may not list contributes nothing instead of failing the copy.
@@ -16,16 +20,46 @@ namespace CloneCopy;
 internal static class SourceFolderEnumerator
 {
     /// <summary>Yields (full path, path relative to the folder): MSBuild names a folder's files by their full paths.</summary>
-    public static IEnumerable<(string Path, string Relative)> Enumerate(string folder)
+    public static IEnumerable<(string Path, string Relative)> Enumerate(string folder, bool breadthFirst)
     {
         if (!Directory.Exists(folder))
         {
             yield break;
         }
 
-        foreach (var entry in Walk(folder, string.Empty))
+        foreach (var entry in breadthFirst ? WalkByLevel(folder) : Walk(folder, string.Empty))
         {
             yield return entry;
+        }
+    }
+
+    /// <summary>Each directory's own files, directories taken first come, first served (a queue, as .NET's enumerator keeps).</summary>
+    private static IEnumerable<(string Path, string Relative)> WalkByLevel(string folder)
+    {
+        // Two queues of strings, not one of tuples: no generic instantiation over a value type to compile.
+        var directories = new Queue<string>();
+        var relatives = new Queue<string>();
+        directories.Enqueue(folder);
+        relatives.Enqueue(string.Empty);
+        while (directories.Count > 0)
+        {
+            string directory = directories.Dequeue();
+            string relative = relatives.Dequeue();
+            if (IsLinkToAncestor(directory))
+            {
+                continue;
+            }
+
+            foreach (string file in Accessible(() => Directory.GetFiles(directory)))
+            {
+                yield return (file, Path.Combine(relative, Path.GetFileName(file)));
+            }
+
+            foreach (string subdirectory in Accessible(() => Directory.GetDirectories(directory)))
+            {
+                directories.Enqueue(subdirectory);
+                relatives.Enqueue(Path.Combine(relative, Path.GetFileName(subdirectory)));
+            }
         }
     }
 

@@ -59,6 +59,46 @@ public sealed class OlderMSBuildRulesTests
         Assert.Equal(Version.Parse(msbuild) < new Version(17, 12), asked);
     }
 
+    [Theory]
+    [InlineData("18.9.11", true, false)]
+    [InlineData("18.10.1", true, false)]
+    [InlineData("18.11.0", true, true)]
+    [InlineData("18.12.2", true, true)]
+    [InlineData("18.12.2", false, false)] // MSBUILDDISABLEFEATURESFROMVERSION=18.11 or lower there: depth first again
+    public void From_18_11_a_source_folder_is_listed_breadth_first_while_change_wave_18_11_is_on(string msbuild, bool wave18_11On, bool breadthFirst)
+    {
+        bool asked = false;
+
+        bool result = new RunningMSBuild(Version.Parse(msbuild)).ListsSourceFoldersBreadthFirst(() => (asked = true) && wave18_11On);
+
+        Assert.Equal(breadthFirst, result);
+        // An MSBuild before 18.11 is never asked about a wave it does not know.
+        Assert.Equal(Version.Parse(msbuild) >= new Version(18, 11), asked);
+    }
+
+    [Fact]
+    public void A_source_folder_is_listed_depth_first_or_breadth_first_as_asked()
+    {
+        // One file per level and one subdirectory per directory: both orders are fixed whatever the listing order.
+        string root = Directory.CreateTempSubdirectory("clonecopy-order-").FullName;
+        try
+        {
+            Directory.CreateDirectory(Path.Combine(root, "sub", "deeper"));
+            File.WriteAllText(Path.Combine(root, "x.txt"), "x");
+            File.WriteAllText(Path.Combine(root, "sub", "y.txt"), "y");
+            File.WriteAllText(Path.Combine(root, "sub", "deeper", "z.txt"), "z");
+
+            string[] Relatives(bool breadthFirst) => [.. System.Linq.Enumerable.Select(SourceFolderEnumerator.Enumerate(root, breadthFirst), entry => entry.Relative)];
+
+            Assert.Equal(["sub/deeper/z.txt", "sub/y.txt", "x.txt"], Relatives(breadthFirst: false));
+            Assert.Equal(["x.txt", "sub/y.txt", "sub/deeper/z.txt"], Relatives(breadthFirst: true));
+        }
+        finally
+        {
+            Directory.Delete(root, recursive: true);
+        }
+    }
+
     /// <summary>A project directory and variables of the test's choosing.</summary>
     private sealed class FixedEnvironment : CopyEnvironment
     {

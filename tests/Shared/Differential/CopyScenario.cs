@@ -73,6 +73,13 @@ public sealed class CopyScenario
     /// </summary>
     public bool? ExpectSuccess { get; init; }
 
+    /// <summary>
+    /// The WroteAtLeastOneFile MSBuild's Copy gives in the first run and in the second (<see cref="SecondRun"/>; for a
+    /// scenario without one, Second is not read). Null: not pinned. Held only in a process where no switch changes
+    /// what Copy does (the comparison with CloneCopy's value holds everywhere).
+    /// </summary>
+    public (bool First, bool Second)? ExpectWroteAtLeastOneFile { get; init; }
+
     /// <summary>The error and warning codes expected, sorted and comma-separated ("" for none). Null: not pinned.</summary>
     public string? ExpectErrorCodes { get; init; }
 

@@ -27,7 +27,8 @@ public static partial class CopyScenarios
 
     private static IEnumerable<CopyScenario> Build() =>
         Basics().Concat(AttributeMatrix()).Concat(ErrorClasses()).Concat(LinksAndFolders()).Concat(RetriesAndSwitches()).Concat(Spellings()).Concat(RuleOrder())
-            .Concat(SpecialSources()).Concat(Backslashes()).Concat(BlankSpecs()).Concat(Relinking());
+            .Concat(SpecialSources()).Concat(Backslashes()).Concat(BlankSpecs()).Concat(Relinking())
+            .Concat(MainAssembly());
 
     private static IEnumerable<CopyScenario> Basics()
     {

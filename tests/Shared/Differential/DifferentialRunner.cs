@@ -71,6 +71,7 @@ public static class DifferentialRunner
         }
 
         AssertSameTrees(scenario, builtInTree, cloneCopyTree, candidateSide);
+        PinWroteAtLeastOneFile(scenario, expected.WroteAtLeastOneFile, second: false, builtInLog);
 
         if (scenario.SecondRun is CopyParameters second)
         {
@@ -80,6 +81,7 @@ public static class DifferentialRunner
             CopyRunResult actualSecond = Run(scenario, second, cloneCopyTree, candidate(), candidateSide, multiThreaded, out string cloneCopySecondLog);
             Step(DifferentialStep.Comparison, BothSides, () => AssertSame(expectedSecond, actualSecond, builtInSecondLog, cloneCopySecondLog));
             AssertSameTrees(scenario, builtInTree, cloneCopyTree, candidateSide);
+            PinWroteAtLeastOneFile(scenario, expectedSecond.WroteAtLeastOneFile, second: true, builtInSecondLog);
             expected = expectedSecond; // the pins below speak of the last run
             builtInLog = builtInSecondLog;
         }
@@ -314,6 +316,18 @@ public static class DifferentialRunner
             expectErrors is string errors && errors != expected.ErrorCodes ? $" error codes \"{expected.ErrorCodes}\" (pinned \"{errors}\");" : string.Empty,
             expectWarnings is string warnings && warnings != expected.WarningCodes ? $" warning codes \"{expected.WarningCodes}\" (pinned \"{warnings}\");" : string.Empty);
         Assert.True(mismatches.Length == 0, $"built-in task, switches [{string.Join(" ", VariantPins.Switches())}]:{mismatches}{context}");
+    }
+
+    /// <summary>The built-in task's WroteAtLeastOneFile in one run, against the scenario's pin (in a process where no switch changes Copy).</summary>
+    private static void PinWroteAtLeastOneFile(CopyScenario scenario, bool wrote, bool second, string builtInLog)
+    {
+        if (scenario.ExpectWroteAtLeastOneFile is not (bool first, bool then) || VariantEnvironment || (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks))
+        {
+            return;
+        }
+
+        bool pinned = second ? then : first;
+        Assert.True(wrote == pinned, $"built-in task, {(second ? "second" : "first")} run: WroteAtLeastOneFile {wrote} (pinned {pinned}){Environment.NewLine}built-in log:{Environment.NewLine}{builtInLog}");
     }
 
     /// <summary>One task's run; what throws around its Execute is the harness's (step: run), what Execute throws is the task's.</summary>
