@@ -41,5 +41,7 @@ namespace CloneCopy.Tests.Windows
 
     public sealed class CloneReadBackTests : CloneReadBackCases;
 
+    public sealed class FreshSourceTests : FreshSourceCases;
+
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

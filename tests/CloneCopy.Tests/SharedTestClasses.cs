@@ -59,5 +59,8 @@ namespace CloneCopy.Tests.Windows
     public sealed class CloneReadBackTests : CloneReadBackCases;
 
     [Trait("Lane", "Portable")]
+    public sealed class FreshSourceTests : FreshSourceCases;
+
+    [Trait("Lane", "Portable")]
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

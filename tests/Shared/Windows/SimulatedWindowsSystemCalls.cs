@@ -109,6 +109,26 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         state.Allocated.Add((allocatedFrom, allocatedBytes ?? length));
     }
 
+    /// <summary>
+    /// The file was just written and its data is still in the cache, not on the volume: a clone of it shares clusters
+    /// that do not hold it yet and reads as zeros, until the file is flushed (<see cref="FlushFileBuffers"/>). What
+    /// microsoft/CopyOnWrite #12 met on ReFS ("success is returned but ... the destination file having all zeroes" when
+    /// a fresh source was cloned in parallel) and git-lfs #6312 met again in 2026 (its fix, #6323, flushes the source).
+    /// </summary>
+    public void WrittenNotFlushed(string path) => State(HostPath(path)).Unflushed = true;
+
+    /// <summary>Whether the file still has data only in the cache (<see cref="WrittenNotFlushed"/>).</summary>
+    public bool IsUnflushed(string path) => State(HostPath(path)).Unflushed;
+
+    /// <summary>Makes the file as old as <paramref name="age"/>: its last write time and ChangeTime set back (a file of an earlier build).</summary>
+    public void Age(string path, TimeSpan age)
+    {
+        string host = HostPath(path);
+        DateTime then = DateTime.UtcNow - age;
+        File.SetLastWriteTimeUtc(host, then);
+        State(host).ChangeTimeSet = then.ToFileTimeUtc();
+    }
+
     /// <summary>Gives the file a named data stream (":Zone.Identifier:$DATA", the Mark of the Web).</summary>
     public void AddNamedStream(string path, string name) => State(HostPath(path)).NamedStreams.Add(name);
 
@@ -380,6 +400,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             if (!create && File.Exists(host) && SharingConflict(State(host), desiredAccess, shareMode))
             {
                 return Win32.ErrorSharingViolation;
+            }
+
+            // File Attribute Constants, FILE_ATTRIBUTE_READONLY: "Applications can read the file, but cannot write to it";
+            // an open for writing is refused with ERROR_ACCESS_DENIED (the host, as root, would allow it).
+            if (!create && File.Exists(host) && (desiredAccess & Win32.GenericWrite) != 0 && (AttributesOf(host, State(host)) & Win32.FileAttributeReadOnly) != 0)
+            {
+                return Win32.ErrorAccessDenied;
             }
 
             SafeFileHandle opened;
@@ -683,6 +710,28 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
+    // FlushFileBuffers (learn.microsoft.com/windows/win32/api/fileapi/nf-fileapi-flushfilebuffers): "The handle must have
+    // the GENERIC_WRITE access right" (else ERROR_ACCESS_DENIED); the file's cached data is written to the volume.
+    public int FlushFileBuffers(SafeFileHandle file)
+    {
+        Open open = Use(file, "FlushFileBuffers", out int fault);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        lock (_lock)
+        {
+            if (!open.CanWrite || open.File is null)
+            {
+                return Win32.ErrorAccessDenied;
+            }
+
+            open.File.Unflushed = false;
+            return 0;
+        }
+    }
+
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
         Open? from = OpenOf(source);
@@ -793,6 +842,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 int count = (int)Math.Max(0, Math.Min(byteCount, Math.Min(sourceLength - sourceOffset, destinationLength - destinationOffset)));
                 var buffer = new byte[count];
                 int read = RandomAccess.Read(source, buffer, sourceOffset);
+
+                // A source whose data is still only in the cache: the shared clusters do not hold it yet (WrittenNotFlushed).
+                if (from.File.Unflushed)
+                {
+                    Array.Clear(buffer);
+                }
+
                 RandomAccess.Write(destination, buffer.AsSpan(0, read), destinationOffset);
             }
 
@@ -1553,6 +1609,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         public BlockGroup Group { get; set; }
 
         public bool DeletePending { get; set; }
+
+        /// <summary>Written, not yet flushed: clones of it read as zeros (<see cref="WrittenNotFlushed"/>).</summary>
+        public bool Unflushed { get; set; }
 
         /// <summary>False once its name is gone (deleted, or a POSIX delete) while handles keep it open.</summary>
         public bool Named { get; set; } = true;

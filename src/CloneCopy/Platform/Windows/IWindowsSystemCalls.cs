@@ -83,6 +83,12 @@ internal interface IWindowsSystemCalls
     /// <summary>SetFileInformationByHandle(FileEndOfFileInfo).</summary>
     int SetEndOfFile(SafeFileHandle file, long length);
 
+    /// <summary>
+    /// FlushFileBuffers: writes the file's cached data to the volume. "The handle must have the GENERIC_WRITE access
+    /// right" (its page).
+    /// </summary>
+    int FlushFileBuffers(SafeFileHandle file);
+
     /// <summary>FSCTL_DUPLICATE_EXTENTS_TO_FILE on <paramref name="destination"/>: share one range of <paramref name="source"/>'s clusters.</summary>
     int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);
 

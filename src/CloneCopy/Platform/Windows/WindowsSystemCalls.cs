@@ -299,6 +299,9 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
     public int SetEndOfFile(SafeFileHandle file, long length) =>
         Native.SetFileInformationByHandle(file, Native.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
+    public int FlushFileBuffers(SafeFileHandle file) =>
+        Native.FlushFileBuffers(file) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
         bool added = false;
