@@ -19,7 +19,8 @@ cd "$(dirname "$0")/.."
 case "$(uname -s)" in
   MINGW* | MSYS* | CYGWIN*)
     # Windows itself (the Azure Pipelines job): the Windows lane's tests run natively, no Wine needed.
-    # Windows itself: everything but the tests of Wine's own answers (trait Needs=Wine).
+    # Windows itself: everything but the tests of Wine's own answers (trait Needs=Wine). The tests of trait
+    # Needs=RealRefs take a folder on ReFS from CLONECOPY_TEST_REFS (under CI=true they fail without it).
     dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor -trait- Needs=Wine
     exit $? ;;
   Darwin)
