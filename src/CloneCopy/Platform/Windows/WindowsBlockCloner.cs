@@ -63,7 +63,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     /// and CloneCopy's own calls avoid every one of those, so even one is rare and three in a row mean a ReFS version
     /// or a filter driver that refuses every clone. Three, not one: a file another process made sparse or truncated
     /// meanwhile may be refused alone without condemning a volume; not more: each refusal costs a created and deleted
-    /// destination on top of the copy, and stopping costs at most what MSBuild's Copy costs anyway.
+    /// destination on top of the copy, and stopping costs at most what MSBuild's Copy costs anyway. Counted only where
+    /// a refusal says something about the volume: not for a sparse source (a range past its allocated clusters may be
+    /// refused for that file alone) nor for a clone read from a seed (a copy CloneCopy made).
     /// </summary>
     public const int RefusalsBeforeGivingUp = 3;
 
@@ -343,7 +345,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         try
         {
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, unflushed, cancellation);
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, unflushed, seeded: seed is not null, cancellation);
             if (attempt.Reason == NotClonedReason.IntegrityStreamsCannotBeGiven)
             {
                 Volatile.Write(ref state.GivesNoIntegrity, true); // later such files go to CopyFile before a destination is made
