@@ -43,5 +43,7 @@ namespace CloneCopy.Tests.Windows
 
     public sealed class FreshSourceTests : FreshSourceCases;
 
+    public sealed class ExtendedAttributeReplyTests : ExtendedAttributeReplyCases;
+
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

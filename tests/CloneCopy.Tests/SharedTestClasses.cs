@@ -62,5 +62,8 @@ namespace CloneCopy.Tests.Windows
     public sealed class FreshSourceTests : FreshSourceCases;
 
     [Trait("Lane", "Portable")]
+    public sealed class ExtendedAttributeReplyTests : ExtendedAttributeReplyCases;
+
+    [Trait("Lane", "Portable")]
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }
