@@ -69,12 +69,12 @@ function New-Source([string] $name, [long] $length) {
 New-Source 'one-byte.bin' 1 | Out-Null
 New-Source 'cluster-plus-one.bin' 4097 | Out-Null                # past one 4 KiB cluster: the last cluster rounded up (A1)
 New-Source 'sixty-four-k-plus-one.bin' (64KB + 1) | Out-Null     # past one 64 KiB cluster; asks the CopyFile question where it may
-New-Source 'over-four-gib.bin' (4GB + 4097) | Out-Null           # two clone calls (2 GiB chunks), the second ending past 4 GiB
+New-Source 'over-four-gib.bin' (4GB + 4097) | Out-Null           # three clone calls (2 GiB, 2 GiB, then 8 KiB past 4 GiB)
 $sparse = New-Source 'sparse-with-holes.bin' (8MB)
 # A native command's failure does not stop a script ($ErrorActionPreference is for cmdlets): each exit code is read.
 fsutil sparse setflag $sparse | Out-Null
 if ($LASTEXITCODE -ne 0) { throw "fsutil sparse setflag $sparse failed ($LASTEXITCODE)" }
-fsutil sparse setrange $sparse 1048576 6291456 | Out-Null        # a hole of 6 MiB inside (MS-FSA 2.1.5.10.16)
+fsutil sparse setrange $sparse 1048576 6291456 | Out-Null        # a hole of 6 MiB inside (cloned holes and all: A20)
 if ($LASTEXITCODE -ne 0) { throw "fsutil sparse setrange $sparse failed ($LASTEXITCODE)" }
 $integrity = Join-Path $src 'integrity.bin'
 New-Item -ItemType File $integrity | Out-Null

@@ -625,7 +625,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
 
         information = open.File!.Integrity;
-        clusterSize = ClusterOf(open.Path);
+        clusterSize = VolumeOf(open.Path)?.IntegrityQueryClusterSize ?? ClusterOf(open.Path);
         return 0;
     }
 
@@ -792,9 +792,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED (ERROR_NOT_SUPPORTED) when the "source file is sparse, while target
             // is a non-sparse file", when source and target ranges overlap in one file, and when the source range
             // lies beyond the source's allocation size: all about this file, not the volume. The allocation size is
-            // MS-FSA's Stream.AllocationSize, which MS-FSA 2.1.5.10.16 checks the range against: the whole stream
-            // rounded up to its cluster, holes included (a sparse file's holes are inside it), so a sparse source with
-            // holes clones, holes as holes.
+            // taken as MS-FSA's Stream.AllocationSize, the whole stream rounded up to its cluster, holes included (a
+            // sparse file's holes are inside it), so a sparse source with holes clones, holes as holes: an inference
+            // from MS-FSA's definitions, not a rule its clone section (2.1.5.10.4) states (ASSUMED A20).
             long sourceLength = RandomAccess.GetLength(source);
             bool overlap = ReferenceEquals(from.File, to.File) && sourceOffset < destinationOffset + byteCount && destinationOffset < sourceOffset + byteCount;
             if ((from.File.Sparse && !to.File.Sparse) || overlap || sourceOffset + byteCount > RoundUp(sourceLength, cluster))
@@ -1051,7 +1051,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
             // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will
             // have integrity set if either the source file or destination directory have integrity set" (the folder's
-            // setting when it has one, else the source's; the order is ASSUMED). Not sparse: CopyFile keeps sparseness
+            // setting when it has one, else the source's; the order is ASSUMED A21). Not sparse (ASSUMED A19): CopyFile keeps sparseness
             // only with COPY_FILE_ENABLE_SPARSE_COPY, which CopyFileW cannot pass.
             IntegrityInformation folder = FolderIntegrity(Path.GetDirectoryName(to)!);
             copy.Integrity = folder.ChecksumAlgorithm != Win32.ChecksumTypeNone ? folder : sourceState.Integrity;
@@ -1672,6 +1672,12 @@ internal sealed class SimulatedVolume
     /// supported", and reflink-copy met access denied on a Dev Drive (its #27). A client Windows or Dev Drive volume.
     /// </summary>
     public bool RefusesSetIntegrity { get; set; }
+
+    /// <summary>
+    /// What FSCTL_GET_INTEGRITY_INFORMATION reports as ClusterSizeInBytes, where it is not the volume's cluster (a
+    /// filter or a file system answering otherwise); null: the volume's. ReFS clusters are 4 KiB or 64 KiB.
+    /// </summary>
+    public long? IntegrityQueryClusterSize { get; set; }
 
     /// <summary>FILE_SUPPORTS_POSIX_UNLINK_RENAME (ASSUMED A2 for ReFS).</summary>
     public bool PosixUnlinkRename { get; set; } = true;

@@ -73,7 +73,7 @@ internal interface IWindowsSystemCalls
 
     /// <summary>
     /// FSCTL_GET_INTEGRITY_INFORMATION (0x9027C): the file's integrity setting and the volume's ClusterSizeInBytes
-    /// (FSCTL_GET_INTEGRITY_INFORMATION_BUFFER, MS-FSCC 2.3.20), the cluster size CopyOnWrite and reflink-copy use.
+    /// (FSCTL_GET_INTEGRITY_INFORMATION_BUFFER, MS-FSCC 2.3.20), the cluster size reflink-copy uses (the CopyOnWrite library asks GetDiskFreeSpaceW).
     /// </summary>
     int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize);
 

@@ -44,8 +44,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     public const long CopyFileProbeMinimum = 64 * 1024;
 
     /// <summary>
-    /// The largest file that may tell: where CopyFile copies, the probe's copy is thrown away and the file cloned, so
-    /// the question is asked of a file whose copy costs little. Larger files are cloned by CloneCopy meanwhile.
+    /// The largest file that may tell: where CopyFile copies, the probe's copy is kept as that file's copy (a full copy,
+    /// not a clone), so the question is asked of a file whose copy costs little. Larger files are cloned by CloneCopy
+    /// meanwhile.
     /// </summary>
     public const long CopyFileProbeMaximum = 4 * 1024 * 1024;
 
