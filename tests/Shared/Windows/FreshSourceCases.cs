@@ -43,6 +43,19 @@ public abstract class FreshSourceCases : IDisposable
         string source = TestFiles.Write(Named("obj", "x.dll"), Size, seed: 7);
         _kernel.WrittenNotFlushed(source);
 
+        // Each look at the source and the flush take a while, so that the threads' handles overlap as on a busy volume:
+        // a writable open for the flush is refused while another thread holds the source denying writers, and an open
+        // denying writers while the flushing thread holds it for writing, unless the threads of this process wait for
+        // the one that flushes.
+        _kernel.Fault = (call, _) =>
+        {
+            if (call is "QueryAllInformation" or "FlushFileBuffers")
+            {
+                Thread.Sleep(call == "FlushFileBuffers" ? 100 : 20);
+            }
+
+            return 0;
+        };
         TransferResult[] results = new TransferResult[16];
         Parallel.For(0, results.Length, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
             results[i] = transfer.Transfer(source, Named($"bin{i}", "x.dll"), CancellationToken.None));
