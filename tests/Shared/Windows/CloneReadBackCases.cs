@@ -95,8 +95,10 @@ public abstract class CloneReadBackCases : IDisposable
         ClonerTransfer transfer = NewTransfer();
         FileAttributes atReadBack = default;
         DateTime timeAtReadBack = default;
+        bool sparseAtReadBack = true;
         transfer.Verifier.AfterCloneForTests = (handle, path) =>
         {
+            sparseAtReadBack = _kernel.IsSparse(path);
             atReadBack = File.GetAttributes(path);
             timeAtReadBack = File.GetLastWriteTimeUtc(path);
             Flip(handle, path);
@@ -107,6 +109,7 @@ public abstract class CloneReadBackCases : IDisposable
         Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (result.Method, result.Reason));
         Assert.False(atReadBack.HasFlag(FileAttributes.ReadOnly), $"the clone was read back with {atReadBack}");
         Assert.NotEqual(File.GetLastWriteTimeUtc(source), timeAtReadBack);
+        Assert.False(sparseAtReadBack); // after the sparse clear, which fills a clone that shared nothing with zeros
         Assert.Contains(_kernel.Calls, c => c.StartsWith($"SetDispositionEx {Named("ro.copy")} ", StringComparison.Ordinal)); // removed through its own handle
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named("ro.copy")));
         Assert.True(File.GetAttributes(Named("ro.copy")).HasFlag(FileAttributes.ReadOnly));
