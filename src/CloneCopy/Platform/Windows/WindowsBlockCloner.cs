@@ -129,8 +129,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>
     /// Records the fresh copy made after a link-limit answer as the seed of later clones of <paramref name="source"/>:
-    /// its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and the source's
-    /// when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
+    /// first flushed (File.Copy has just written it; three calls, once; a copy that cannot be flushed, a read-only one,
+    /// is no seed), then its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and
+    /// the source's when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
     /// </summary>
     public void CopiedAtLinkLimit(string source, string copy)
     {
