@@ -19,8 +19,12 @@ cd "$(dirname "$0")/.."
 case "$(uname -s)" in
   MINGW* | MSYS* | CYGWIN*)
     # Windows itself (the Azure Pipelines job): the Windows lane's tests run natively, no Wine needed.
-    # Windows itself: everything but the tests of Wine's own answers (trait Needs=Wine).
-    dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor -trait- Needs=Wine
+    # Windows itself: everything but the tests of Wine's own answers (trait Needs=Wine). The tests of trait
+    # Needs=RealRefs take a folder on ReFS from CLONECOPY_TEST_REFS and run only when it is given (the CI jobs run
+    # them on their own volume: scripts/windows/run-windows-tests.ps1).
+    real_refs=(-trait- Needs=RealRefs)
+    [[ -z "${CLONECOPY_TEST_REFS:-}" ]] || real_refs=()
+    dotnet run --project tests/CloneCopy.Tests.Windows -c Release -- -noLogo -noColor -trait- Needs=Wine "${real_refs[@]}"
     exit $? ;;
   Darwin)
     # macOS: the shared cases (the engine's decisions, the macOS and Windows cloners through their seams; trait

@@ -100,9 +100,9 @@ function New-Source([string] $name, [long] $length, [switch] $Sparse) {
 New-Source 'one-byte.bin' 1 | Out-Null
 New-Source 'cluster-plus-one.bin' 4097 | Out-Null                # past one 4 KiB cluster: the last cluster rounded up (A1)
 New-Source 'sixty-four-k-plus-one.bin' (64KB + 1) | Out-Null     # past one 64 KiB cluster; asks the CopyFile question where it may
-# Two clone calls (2 GiB chunks), the second ending past 4 GiB; sparse, so that the source allocates 2 MiB, not 4 GiB.
+# Three clone calls (2 GiB, 2 GiB, then the rest past 4 GiB); sparse, so that the source allocates 2 MiB, not 4 GiB.
 New-Source 'over-four-gib.bin' (4GB + 4097) -Sparse | Out-Null
-$sparse = New-Source 'sparse-with-holes.bin' (8MB) -Sparse       # a hole of 6 MiB inside
+$sparse = New-Source 'sparse-with-holes.bin' (8MB) -Sparse       # a hole of 6 MiB inside (cloned holes and all: A20)
 $integrity = Join-Path $src 'integrity.bin'
 New-Item -ItemType File $integrity | Out-Null
 $integrityRefused = $null

@@ -41,5 +41,9 @@ namespace CloneCopy.Tests.Windows
 
     public sealed class CloneReadBackTests : CloneReadBackCases;
 
+    public sealed class FreshSourceTests : FreshSourceCases;
+
+    public sealed class ExtendedAttributeReplyTests : ExtendedAttributeReplyCases;
+
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

@@ -59,5 +59,11 @@ namespace CloneCopy.Tests.Windows
     public sealed class CloneReadBackTests : CloneReadBackCases;
 
     [Trait("Lane", "Portable")]
+    public sealed class FreshSourceTests : FreshSourceCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class ExtendedAttributeReplyTests : ExtendedAttributeReplyCases;
+
+    [Trait("Lane", "Portable")]
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 }

@@ -76,7 +76,9 @@ internal sealed class CloneVerifier<TVolume>
         bool same = every || length <= 2L * EdgeBytes
             ? SameRange(files, 0, length)
             : SameRange(files, 0, EdgeBytes) && SameRange(files, length - EdgeBytes, EdgeBytes);
-        if (same)
+
+        // The clone must also end where its source ends: a longer clone would pass every range above.
+        if (same && EndsAt(files, length))
         {
             _verified.Set(volume, true);
             return true;
@@ -86,7 +88,7 @@ internal sealed class CloneVerifier<TVolume>
         return false;
     }
 
-    /// <summary>As <see cref="Confirms{TFiles}"/>, opening both files by path (the Windows and macOS chain).</summary>
+    /// <summary>As <see cref="Confirms{TFiles}"/>, opening both files by path (a cloner that holds no handles of its own: macOS, and test cloners).</summary>
     public bool Confirms(TVolume volume, string source, string destination, long length, bool every)
     {
         if (!NeedsReadBack(volume, every))
@@ -97,11 +99,34 @@ internal sealed class CloneVerifier<TVolume>
         // FileStream, not File.OpenHandle: the task also builds for netstandard2.0 (MSBuild.exe on .NET Framework).
         using var from = new FileStream(source, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1);
         using var to = new FileStream(destination, FileMode.Open, AfterCloneForTests is null ? FileAccess.Read : FileAccess.ReadWrite, FileShare.ReadWrite | FileShare.Delete, 1);
-        AfterCloneForTests?.Invoke(to.SafeFileHandle, destination);
-        return Confirms(volume, new HandlePair(from.SafeFileHandle, to.SafeFileHandle), length, destination, every);
+        return Confirms(volume, from.SafeFileHandle, to.SafeFileHandle, length, destination, every);
+    }
+
+    /// <summary>
+    /// As <see cref="Confirms{TFiles}"/>, on the two handles the clone was made with (Windows: the source, denying
+    /// writers, and the new clone, before its metadata is set), so no one can change either file between the clone and
+    /// its read-back. Runs <see cref="AfterCloneForTests"/> on <paramref name="destination"/> first.
+    /// </summary>
+    public bool Confirms(TVolume volume, SafeFileHandle source, SafeFileHandle destination, long length, string destinationPath, bool every)
+    {
+        if (!NeedsReadBack(volume, every))
+        {
+            return true;
+        }
+
+        AfterCloneForTests?.Invoke(destination, destinationPath);
+        return Confirms(volume, new HandlePair(source, destination), length, destinationPath, every);
     }
 
     private bool IsVerified(TVolume volume) => _verified.TryGet(volume, out _);
+
+    /// <summary>True when the clone has nothing past <paramref name="length"/> (one read of one byte there).</summary>
+    private static bool EndsAt<TFiles>(TFiles files, long length)
+        where TFiles : struct, IClonePairReader
+    {
+        var beyond = new byte[1];
+        return files.Read(destination: true, beyond, 1, length) == 0;
+    }
 
     private static bool SameRange<TFiles>(TFiles files, long offset, long count)
         where TFiles : struct, IClonePairReader

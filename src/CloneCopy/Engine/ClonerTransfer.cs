@@ -22,10 +22,13 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     private object? _build;
     private readonly Func<string, FileInfo> _fileItLeadsTo;
     private long _linkLimitHits;
+    private readonly bool _unixModes;
 
     /// <param name="fileItLeadsTo">The platform's answer to "which file does this path lead to" (<see cref="IPlatform.FileItLeadsTo"/>); .NET's by default.</param>
-    public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics, Func<string, FileInfo>? fileItLeadsTo = null)
+    /// <param name="unixModes">Files carry Unix modes (macOS): a plain copy carries the source's mode, not Windows attributes (<see cref="PlainCopy"/>).</param>
+    public ClonerTransfer(Func<IFileCloner> createCloner, EngineDiagnostics diagnostics, Func<string, FileInfo>? fileItLeadsTo = null, bool unixModes = false)
     {
+        _unixModes = unixModes;
         Diagnostics = diagnostics;
         Verifier = new CloneVerifier<string>(diagnostics);
         _fileItLeadsTo = fileItLeadsTo ?? (path => Platform.Portable.DotNetPathProbe.FileItLeadsTo(path));
@@ -99,6 +102,14 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         }
 
         cancellationToken.ThrowIfCancellationRequested();
+        if (reason == NotClonedReason.CloneReadBackDiffered)
+        {
+            // A wrong clone here, or earlier on this pair: a plain copy, never another clone (File.Copy clones on macOS,
+            // and CopyFile on ReFS from the Moment 5 update).
+            long written = PlainCopy.Write(sourcePath, destinationPath, _unixModes, cancellationToken);
+            return new TransferResult(TransferMethod.Copied, reason, written);
+        }
+
         File.Copy(sourcePath, destinationPath, overwrite: true);
         if (reason == NotClonedReason.LinkLimit && _cloner.Value is ISeedingCloner seeding)
         {
@@ -202,7 +213,8 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
                     CopyMetadataAsFileCopyDoes(source, destinationPath);
                 }
 
-                return ReadBack(volumes, source, destinationPath, inPlaceOfLink);
+                // A cloner that reads back read its clone before this answer, on its own handles.
+                return cloner is IReadingBackCloner ? NotClonedReason.None : ReadBack(volumes, source, destinationPath);
             case CloneAttemptKind.ImpossibleHere:
                 _capabilities.RememberImpossible(volumes, attempt.Reason);
                 return attempt.Reason;
@@ -258,23 +270,32 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     }
 
     /// <summary>
-    /// The read-back of a clone (<see cref="CloneVerifier{TVolume}"/>): None when it matches. A clone that differs is deleted in
-    /// place of a link (the link MSBuild would make needs the name) and otherwise left for File.Copy to write again
-    /// (the caller's plain copy, overwriting it), and the pair of volumes clones no more in this build.
+    /// The read-back of a clone by path (<see cref="CloneVerifier{TVolume}"/>), for a cloner that does not read back
+    /// itself (<see cref="IReadingBackCloner"/>; macOS, whose clonefile gives no handle): None when it matches. A clone
+    /// that differs, or that cannot be read, is removed (unlink needs no write access to the file, so a clone of a 0444
+    /// source goes too), and the caller copies: plainly after a mismatch, after which the pair clones no more in this
+    /// build; as after any refusal when the read failed.
     /// </summary>
-    private NotClonedReason ReadBack((string, string) volumes, FileInfo source, string destinationPath, bool inPlaceOfLink)
+    private NotClonedReason ReadBack((string, string) volumes, FileInfo source, string destinationPath)
     {
-        if (Verifier.Confirms(volumes.Item2, source.FullName, destinationPath, source.Length, (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true))
+        bool same;
+        try
+        {
+            same = Verifier.Confirms(volumes.Item2, source.FullName, destinationPath, source.Length, (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            File.Delete(destinationPath);
+            return NotClonedReason.RefusedForThisFile;
+        }
+
+        if (same)
         {
             return NotClonedReason.None;
         }
 
         _capabilities.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
-        if (inPlaceOfLink)
-        {
-            File.Delete(destinationPath);
-        }
-
+        File.Delete(destinationPath);
         return NotClonedReason.CloneReadBackDiffered;
     }
 
@@ -290,7 +311,9 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     {
         try
         {
-            return createCloner();
+            IFileCloner cloner = createCloner();
+            (cloner as IReadingBackCloner)?.ReadBackWith(new CloneReadBack(Verifier, () => (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true));
+            return cloner;
         }
         catch (Exception e)
         {

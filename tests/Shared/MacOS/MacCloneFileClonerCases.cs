@@ -144,4 +144,69 @@ public abstract class MacCloneFileClonerCases : IDisposable
         Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, Path.Combine(_directory, "b.dll"), CancellationToken.None).Method);
         Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(Path.Combine(_directory, "b.dll")));
     }
+
+    [Fact]
+    public void A_wrong_clone_of_a_0444_source_is_removed_and_written_again_by_a_plain_copy_with_the_source_s_mode()
+    {
+        // clonefile gives the clone the source's mode: a 0444 clone cannot be opened for writing, so File.Copy over it
+        // (which also clones again on macOS) failed where MSBuild's Copy passes. The clone is unlinked (no write access
+        // to the file needed) and the file written again by the process, with the source's mode and time.
+        string source = TestFiles.Write(Path.Combine(_directory, "ro.dll"), 70_000, seed: 3, mode: UnixFileMode.UserRead | UnixFileMode.GroupRead | UnixFileMode.OtherRead);
+        string destination = Path.Combine(_directory, "ro.copy");
+        var diagnostics = new EngineDiagnostics();
+        var transfer = new ClonerTransfer(() => new MacCloneFileCloner(_calls), diagnostics, unixModes: !OperatingSystem.IsWindows()); // the wine lane runs this too
+        string wrongClone = Path.Combine(_directory, "the-wrong-clone");
+        transfer.Verifier.AfterCloneForTests = (handle, path) =>
+        {
+            RandomAccess.Write(handle, new byte[] { 0xFF, 0xFF }, 10);
+            FileSystemOps.HardLink(wrongClone, path); // keeps the clone's own file, to tell removal from writing over it
+        };
+
+        TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (result.Method, result.Reason));
+        Assert.NotEqual(File.ReadAllBytes(source), File.ReadAllBytes(wrongClone)); // the clone was removed, not written over
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        if (!OperatingSystem.IsWindows())
+        {
+            Assert.Equal(File.GetUnixFileMode(source), File.GetUnixFileMode(destination));
+        }
+
+        Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
+        Assert.Single(_calls.Clones);
+        Assert.True(diagnostics.TryTake(out EngineDiagnostic said));
+        Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
+    }
+
+    [Theory]
+    [InlineData(MacCloneErrors.EEXIST)]
+    [InlineData(MacCloneErrors.EACCES)]
+    public void Concurrent_copies_to_one_destination_leave_that_file_to_File_Copy_and_the_volume_still_clones(int errno)
+    {
+        // dotnet/msbuild #13463: two copies to one destination at once, and clonefile answers EEXIST (the other made it
+        // first) or EACCES (it holds it). That is a concurrent writer, MSBuild's retry case (its Copy now retries EACCES
+        // off Windows: CopyRetries), never "the volume cannot clone": the file goes to File.Copy, as MSBuild's Copy
+        // calls it, whose own exception reaches the retries if it fails too; the next file on the volume is cloned.
+        string destination = Path.Combine(_directory, "shared.dll");
+        _calls.CloneScript = (_, target, _) =>
+        {
+            if (target != destination)
+            {
+                return 0;
+            }
+
+            TestFiles.Write(destination, 500, seed: 9); // the other copy, meanwhile
+            return errno;
+        };
+        var transfer = new ClonerTransfer(() => new MacCloneFileCloner(_calls), new EngineDiagnostics());
+        string source = TestFiles.Write(Path.Combine(_directory, "a.dll"), 1000, seed: 1);
+
+        TransferResult contended = transfer.Transfer(source, destination, CancellationToken.None);
+        TransferResult next = transfer.Transfer(TestFiles.Write(Path.Combine(_directory, "b.dll"), 1000, seed: 2), Path.Combine(_directory, "b.copy"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Copied, contended.Method);
+        Assert.Equal(errno == MacCloneErrors.EEXIST ? NotClonedReason.DestinationKept : NotClonedReason.RefusedForThisFile, contended.Reason);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+    }
 }

@@ -100,7 +100,7 @@ public abstract class BlockCloneTransferCases : IDisposable
     [InlineData(65536)]
     public void The_cluster_size_comes_from_the_integrity_query_on_the_first_source_of_a_volume_never_from_GetDiskFreeSpace(int cluster)
     {
-        // What CopyOnWrite and reflink-copy do: FSCTL_GET_INTEGRITY_INFORMATION's ClusterSizeInBytes (MS-FSCC 2.3.20) on
+        // What reflink-copy does: FSCTL_GET_INTEGRITY_INFORMATION's ClusterSizeInBytes (MS-FSCC 2.3.20) on
         // the open source, a handle the clone has anyway; asked once per volume per build.
         (SimulatedWindowsSystemCalls kernel, string folder) = OwnVolume($"c{cluster}", cluster);
         var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
@@ -115,6 +115,28 @@ public abstract class BlockCloneTransferCases : IDisposable
         Assert.Empty(kernel.CallsTo("GetDiskFreeSpace"));
         Assert.Contains($"DuplicateExtents {b}.copy 0 0 {(10_000 + cluster - 1) / cluster * cluster}", kernel.Calls);
         Assert.Equal(File.ReadAllBytes(b), File.ReadAllBytes(b + ".copy"));
+    }
+
+    [Theory]
+    [InlineData(512)]
+    [InlineData(12288)]
+    [InlineData(1L << 40)]
+    public void An_implausible_cluster_size_from_the_integrity_query_is_not_used_and_the_mount_path_is_asked(long reported)
+    {
+        // ReFS clusters are 4 KiB or 64 KiB (reflink-copy accepts only those from this query); any other answer is taken
+        // as no answer, and GetDiskFreeSpaceW (what the CopyOnWrite library uses) tells.
+        string folder = Directory.CreateDirectory(Path($"odd{reported}")).FullName;
+        var kernel = new SimulatedWindowsSystemCalls { OsBuild = 20348 };
+        kernel.AddVolume(folder + System.IO.Path.DirectorySeparatorChar, $@"\\?\Volume{{{Guid.NewGuid()}}}\", clusterSize: 4096).IntegrityQueryClusterSize = reported;
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(kernel), _diagnostics);
+        string a = TestFiles.Write(System.IO.Path.Combine(folder, "a.dll"), 10_000, seed: 1);
+
+        TransferResult result = transfer.Transfer(a, a + ".copy", CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Single(kernel.CallsTo("GetDiskFreeSpace"));
+        Assert.Contains($"DuplicateExtents {a}.copy 0 0 12288", kernel.Calls);
+        Assert.Equal(File.ReadAllBytes(a), File.ReadAllBytes(a + ".copy"));
     }
 
     [Fact]

@@ -26,7 +26,15 @@ public abstract class CloneReadBackCases : IDisposable
 
     protected CloneReadBackCases() => _volume = _kernel.AddVolume(_directory + Path.DirectorySeparatorChar, @"\\?\Volume{88888888-0000-0000-0000-000000000088}\");
 
-    public void Dispose() => Directory.Delete(_directory, recursive: true);
+    public void Dispose()
+    {
+        foreach (string file in Directory.GetFiles(_directory))
+        {
+            File.SetAttributes(file, FileAttributes.Normal);
+        }
+
+        Directory.Delete(_directory, recursive: true);
+    }
 
     [Fact]
     public void A_block_clone_made_wrong_is_caught_rewritten_warned_once_and_the_volume_clones_no_more()
@@ -73,6 +81,98 @@ public abstract class CloneReadBackCases : IDisposable
         transfer.UseVerdictsOf(new BuildVerdicts { VerifyClones = true });
         Assert.All(Enumerable.Range(4, 3), i => Assert.Equal(TransferMethod.Cloned, Transfer(transfer, i).Method));
         Assert.Equal(4, transfer.Verifier.ReadBacks);
+        Assert.False(_diagnostics.TryTake(out _));
+    }
+
+    [Fact]
+    public void A_wrong_clone_of_a_read_only_hidden_source_is_read_back_before_it_carries_their_attributes_removed_and_copied()
+    {
+        // Read back after the metadata step, the clone already carried READONLY and HIDDEN and the source's time, and
+        // the rewrite met CopyFile's "ERROR_ACCESS_DENIED if the destination file already exists and has the
+        // FILE_ATTRIBUTE_HIDDEN or FILE_ATTRIBUTE_READONLY attribute set": MSB3021, and a wrong file left behind.
+        string source = TestFiles.Write(Named("ro.dll"), Large, seed: 5);
+        File.SetAttributes(source, FileAttributes.ReadOnly | FileAttributes.Hidden);
+        ClonerTransfer transfer = NewTransfer();
+        FileAttributes atReadBack = default;
+        DateTime timeAtReadBack = default;
+        bool sparseAtReadBack = true;
+        transfer.Verifier.AfterCloneForTests = (handle, path) =>
+        {
+            sparseAtReadBack = _kernel.IsSparse(path);
+            atReadBack = File.GetAttributes(path);
+            timeAtReadBack = File.GetLastWriteTimeUtc(path);
+            Flip(handle, path);
+        };
+
+        TransferResult result = transfer.Transfer(source, Named("ro.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (result.Method, result.Reason));
+        Assert.False(atReadBack.HasFlag(FileAttributes.ReadOnly), $"the clone was read back with {atReadBack}");
+        Assert.NotEqual(File.GetLastWriteTimeUtc(source), timeAtReadBack);
+        Assert.False(sparseAtReadBack); // after the sparse clear, which fills a clone that shared nothing with zeros
+        Assert.Contains(_kernel.Calls, c => c.StartsWith($"SetDispositionEx {Named("ro.copy")} ", StringComparison.Ordinal)); // removed through its own handle
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named("ro.copy")));
+        Assert.True(File.GetAttributes(Named("ro.copy")).HasFlag(FileAttributes.ReadOnly));
+        Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(Named("ro.copy")));
+    }
+
+    [Fact]
+    public void A_read_back_that_throws_is_an_ordinary_failed_clone_removed_and_copied()
+    {
+        string source = TestFiles.Write(Named("t.dll"), Large, seed: 6);
+        File.SetAttributes(source, FileAttributes.ReadOnly);
+        ClonerTransfer transfer = NewTransfer();
+        transfer.Verifier.AfterCloneForTests = (_, _) => throw new IOException("The specified network name is no longer available.");
+
+        TransferResult result = transfer.Transfer(source, Named("t.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
+        Assert.Contains(_kernel.Calls, c => c.StartsWith($"SetDispositionEx {Named("t.copy")} ", StringComparison.Ordinal));
+        Assert.Empty(_kernel.CallsTo("SetBasicInformation")); // never given the source's metadata
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named("t.copy")));
+        Assert.False(_diagnostics.TryTake(out _));
+    }
+
+    [Fact]
+    public void A_clone_longer_than_its_source_is_caught_and_the_copy_has_the_source_s_length()
+    {
+        ClonerTransfer transfer = NewTransfer();
+        transfer.Verifier.AfterCloneForTests = (handle, _) => RandomAccess.SetLength(handle, RandomAccess.GetLength(handle) + 100);
+
+        TransferResult result = Transfer(transfer, 1);
+
+        Assert.Equal(NotClonedReason.CloneReadBackDiffered, result.Reason);
+        Assert.Equal(File.ReadAllBytes(Named("1.dll")), File.ReadAllBytes(Named("1.copy")));
+    }
+
+    [Fact]
+    public void A_source_another_process_would_rewrite_after_the_clone_gives_no_false_CLC008()
+    {
+        // The read-back runs on the clone's own handles, and the source's denies writers until then: another process
+        // (a later build step) cannot rewrite it between the clone and the read-back. By path, it could, and the
+        // read-back took its new bytes for a wrong clone.
+        string source = TestFiles.Write(Named("s.dll"), Large, seed: 7);
+        ClonerTransfer transfer = NewTransfer();
+        bool rewritten = false;
+        transfer.Verifier.AfterCloneForTests = (_, _) =>
+        {
+            try
+            {
+                SafeFileHandle writer = _kernel.OpenForeign(source, Win32.GenericWrite, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete);
+                _kernel.CloseHandle(writer);
+                TestFiles.Write(source, Large, seed: 8);
+                rewritten = true;
+            }
+            catch (IOException)
+            {
+                // a sharing violation: the source is held denying writers
+            }
+        };
+
+        TransferResult result = transfer.Transfer(source, Named("s.copy"), CancellationToken.None);
+
+        Assert.False(rewritten);
+        Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.False(_diagnostics.TryTake(out _));
     }
 

@@ -175,7 +175,7 @@ public abstract class CopyFileVerdictCases : IDisposable
     [Fact]
     public void A_file_over_4_MiB_is_cloned_by_CloneCopy_and_the_next_file_in_range_asks()
     {
-        // Where CopyFile copies, the probe's copy is thrown away: a large file would be written whole for nothing.
+        // Where CopyFile copies, the probe's copy is kept as a full copy, not a clone: a large file would lose its clone.
         ClonerTransfer transfer = NewTransfer();
 
         TransferResult large = transfer.Transfer(TestFiles.Write(Named("big.dll"), (int)WindowsBlockCloner.CopyFileProbeMaximum + 1, seed: 1), Named("big.copy"), CancellationToken.None);

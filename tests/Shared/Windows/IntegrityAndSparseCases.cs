@@ -67,9 +67,9 @@ public abstract class IntegrityAndSparseCases : IDisposable
     [Fact]
     public void A_sparse_source_with_holes_is_cloned_holes_and_all()
     {
-        // MS-FSA 2.1.5.10.16 (FSCTL_DUPLICATE_EXTENTS_TO_FILE) refuses a source range beyond the stream's AllocationSize,
-        // which covers the whole file rounded up to its cluster (MS-FSA's AllocationSize, not the clusters in use): a
-        // hole inside the file is no reason to refuse. The destination is sparse while it is cloned (Block Cloning).
+        // MS-FSCC 2.3.8 refuses a source range beyond the source's allocation; taken as MS-FSA's AllocationSize, which
+        // covers the whole file rounded up to its cluster (not the clusters in use), a hole inside the file is no reason
+        // to refuse (an inference, ASSUMED A20: MS-FSA's clone section, 2.1.5.10.4, does not say it). The destination is sparse while it is cloned (Block Cloning).
         string source = TestFiles.Write(Named("sparse.bin"), Large);
         _kernel.MarkSparse(source, allocatedBytes: 8192);
 

@@ -88,6 +88,50 @@ public abstract class RepeatedRefusalCases : IDisposable
         Assert.Equal(TransferMethod.Cloned, Transfer(transfer, 5).Method);
     }
 
+    [Fact]
+    public void Refusals_of_sparse_sources_say_nothing_about_the_volume_and_do_not_count()
+    {
+        // A sparse source's clone may be refused for its ranges past the allocated clusters (MS-FSCC 2.3.8: "the source
+        // range lies beyond the source's allocation"): about that file, which CloneCopy cannot avoid, so it does not
+        // count toward the three refusals that stop a volume.
+        _kernel.Fault = (call, subject) => call == "DuplicateExtents" && subject.Contains("sparse", StringComparison.Ordinal) ? Win32.ErrorNotSupported : 0;
+        ClonerTransfer transfer = NewTransfer();
+
+        TransferResult[] sparse = Enumerable.Range(1, 4).Select(i =>
+        {
+            string source = TestFiles.Write(Named($"sparse{i}.dll"), 70_000, seed: i);
+            _kernel.MarkSparse(source, allocatedBytes: 8192);
+            return transfer.Transfer(source, Named($"sparse{i}.copy"), CancellationToken.None);
+        }).ToArray();
+        TransferResult plain = Transfer(transfer, 9);
+
+        Assert.All(sparse, r => Assert.Equal(NotClonedReason.RefusedForThisFile, r.Reason));
+        Assert.Equal(TransferMethod.Cloned, plain.Method);
+    }
+
+    [Fact]
+    public void A_reseed_copy_whose_integrity_setting_differs_from_its_source_s_is_not_used_and_nothing_is_refused()
+    {
+        // The copy made at the link limit becomes the seed of later clones; a copy gets integrity streams from its folder
+        // (File Attribute Constants), so it may have them where its source has none, and a clone needs "the same
+        // Integrity Streams setting" in both files (Block Cloning): every clone from that seed was refused, and three
+        // refusals stopped the whole volume.
+        string source = TestFiles.Write(Named("pkg.dll"), 70_000, seed: 3);
+        string seed = Named("p1.dll");
+        int duplicates = 0;
+        _kernel.Fault = (call, _) => call == "DuplicateExtents" && ++duplicates == 1 ? Win32.ErrorBlockTooManyReferences : 0;
+        ClonerTransfer transfer = NewTransfer();
+        Assert.Equal(NotClonedReason.LinkLimit, transfer.Transfer(source, seed, CancellationToken.None).Reason);
+        _kernel.SetIntegrity(seed, new IntegrityInformation(Win32.ChecksumTypeCrc64, 0)); // as its folder gave it
+
+        TransferResult[] results = Enumerable.Range(2, 4).Select(i => transfer.Transfer(source, Named($"p{i}.dll"), CancellationToken.None)).ToArray();
+        TransferResult other = Transfer(transfer, 9);
+
+        Assert.All(results, r => Assert.Equal(TransferMethod.Cloned, r.Method));
+        Assert.All(Enumerable.Range(2, 4), i => Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named($"p{i}.dll"))));
+        Assert.Equal(TransferMethod.Cloned, other.Method);
+    }
+
     private TransferResult Transfer(ClonerTransfer transfer, int i) =>
         transfer.Transfer(TestFiles.Write(Named($"{i}.dll"), 10_000, seed: i), Named($"{i}.copy"), CancellationToken.None);
 

@@ -109,6 +109,26 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         state.Allocated.Add((allocatedFrom, allocatedBytes ?? length));
     }
 
+    /// <summary>
+    /// The file was just written and its data is still in the cache, not on the volume: a clone of it shares clusters
+    /// that do not hold it yet and reads as zeros, until the file is flushed (<see cref="FlushFileBuffers"/>). What
+    /// microsoft/CopyOnWrite #12 met on ReFS ("success is returned but ... the destination file having all zeroes" when
+    /// a fresh source was cloned in parallel) and git-lfs #6312 met again in 2026 (its fix, #6323, flushes the source).
+    /// </summary>
+    public void WrittenNotFlushed(string path) => State(HostPath(path)).Unflushed = true;
+
+    /// <summary>Whether the file still has data only in the cache (<see cref="WrittenNotFlushed"/>).</summary>
+    public bool IsUnflushed(string path) => State(HostPath(path)).Unflushed;
+
+    /// <summary>Makes the file as old as <paramref name="age"/>: its last write time and ChangeTime set back (a file of an earlier build).</summary>
+    public void Age(string path, TimeSpan age)
+    {
+        string host = HostPath(path);
+        DateTime then = DateTime.UtcNow - age;
+        File.SetLastWriteTimeUtc(host, then);
+        State(host).ChangeTimeSet = then.ToFileTimeUtc();
+    }
+
     /// <summary>Gives the file a named data stream (":Zone.Identifier:$DATA", the Mark of the Web).</summary>
     public void AddNamedStream(string path, string name) => State(HostPath(path)).NamedStreams.Add(name);
 
@@ -382,6 +402,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 return Win32.ErrorSharingViolation;
             }
 
+            // File Attribute Constants, FILE_ATTRIBUTE_READONLY: "Applications can read the file, but cannot write to it";
+            // an open for writing is refused with ERROR_ACCESS_DENIED (the host, as root, would allow it).
+            if (!create && File.Exists(host) && (desiredAccess & Win32.GenericWrite) != 0 && (AttributesOf(host, State(host)) & Win32.FileAttributeReadOnly) != 0)
+            {
+                return Win32.ErrorAccessDenied;
+            }
+
             SafeFileHandle opened;
             try
             {
@@ -598,7 +625,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
 
         information = open.File!.Integrity;
-        clusterSize = ClusterOf(open.Path);
+        clusterSize = VolumeOf(open.Path)?.IntegrityQueryClusterSize ?? ClusterOf(open.Path);
         return 0;
     }
 
@@ -689,6 +716,28 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         }
     }
 
+    // FlushFileBuffers (learn.microsoft.com/windows/win32/api/fileapi/nf-fileapi-flushfilebuffers): "The handle must have
+    // the GENERIC_WRITE access right" (else ERROR_ACCESS_DENIED); the file's cached data is written to the volume.
+    public int FlushFileBuffers(SafeFileHandle file)
+    {
+        Open open = Use(file, "FlushFileBuffers", out int fault);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        lock (_lock)
+        {
+            if (!open.CanWrite || open.File is null)
+            {
+                return Win32.ErrorAccessDenied;
+            }
+
+            open.File.Unflushed = false;
+            return 0;
+        }
+    }
+
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
         Open? from = OpenOf(source);
@@ -749,9 +798,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             // MS-FSCC 2.3.8: STATUS_NOT_SUPPORTED (ERROR_NOT_SUPPORTED) when the "source file is sparse, while target
             // is a non-sparse file", when source and target ranges overlap in one file, and when the source range
             // lies beyond the source's allocation size: all about this file, not the volume. The allocation size is
-            // MS-FSA's Stream.AllocationSize, which MS-FSA 2.1.5.10.16 checks the range against: the whole stream
-            // rounded up to its cluster, holes included (a sparse file's holes are inside it), so a sparse source with
-            // holes clones, holes as holes.
+            // taken as MS-FSA's Stream.AllocationSize, the whole stream rounded up to its cluster, holes included (a
+            // sparse file's holes are inside it), so a sparse source with holes clones, holes as holes: an inference
+            // from MS-FSA's definitions, not a rule its clone section (2.1.5.10.4) states (ASSUMED A20).
             long sourceLength = RandomAccess.GetLength(source);
             bool overlap = ReferenceEquals(from.File, to.File) && sourceOffset < destinationOffset + byteCount && destinationOffset < sourceOffset + byteCount;
             if ((from.File.Sparse && !to.File.Sparse) || overlap || sourceOffset + byteCount > RoundUp(sourceLength, cluster))
@@ -799,6 +848,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 int count = (int)Math.Max(0, Math.Min(byteCount, Math.Min(sourceLength - sourceOffset, destinationLength - destinationOffset)));
                 var buffer = new byte[count];
                 int read = RandomAccess.Read(source, buffer, sourceOffset);
+
+                // A source whose data is still only in the cache: the shared clusters do not hold it yet (WrittenNotFlushed).
+                if (from.File.Unflushed)
+                {
+                    Array.Clear(buffer);
+                }
+
                 RandomAccess.Write(destination, buffer.AsSpan(0, read), destinationOffset);
             }
 
@@ -1001,7 +1057,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
             // File Attribute Constants, FILE_ATTRIBUTE_INTEGRITY_STREAM: "If a file is copied the destination file will
             // have integrity set if either the source file or destination directory have integrity set" (the folder's
-            // setting when it has one, else the source's; the order is ASSUMED). Not sparse: CopyFile keeps sparseness
+            // setting when it has one, else the source's; the order is ASSUMED A21). Not sparse (ASSUMED A19): CopyFile keeps sparseness
             // only with COPY_FILE_ENABLE_SPARSE_COPY, which CopyFileW cannot pass.
             IntegrityInformation folder = FolderIntegrity(Path.GetDirectoryName(to)!);
             copy.Integrity = folder.ChecksumAlgorithm != Win32.ChecksumTypeNone ? folder : sourceState.Integrity;
@@ -1560,6 +1616,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         public bool DeletePending { get; set; }
 
+        /// <summary>Written, not yet flushed: clones of it read as zeros (<see cref="WrittenNotFlushed"/>).</summary>
+        public bool Unflushed { get; set; }
+
         /// <summary>False once its name is gone (deleted, or a POSIX delete) while handles keep it open.</summary>
         public bool Named { get; set; } = true;
 
@@ -1619,6 +1678,12 @@ internal sealed class SimulatedVolume
     /// supported", and reflink-copy met access denied on a Dev Drive (its #27). A client Windows or Dev Drive volume.
     /// </summary>
     public bool RefusesSetIntegrity { get; set; }
+
+    /// <summary>
+    /// What FSCTL_GET_INTEGRITY_INFORMATION reports as ClusterSizeInBytes, where it is not the volume's cluster (a
+    /// filter or a file system answering otherwise); null: the volume's. ReFS clusters are 4 KiB or 64 KiB.
+    /// </summary>
+    public long? IntegrityQueryClusterSize { get; set; }
 
     /// <summary>FILE_SUPPORTS_POSIX_UNLINK_RENAME (ASSUMED A2 for ReFS).</summary>
     public bool PosixUnlinkRename { get; set; } = true;

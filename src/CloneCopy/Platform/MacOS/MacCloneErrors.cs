@@ -23,7 +23,12 @@ internal static class MacCloneErrors
         EIO or ENOSPC or EDQUOT => null,
         ENOTSUP => CloneAttempt.ImpossibleHere(NotClonedReason.FilesystemCannotClone, message),
         EXDEV => CloneAttempt.ImpossibleHere(NotClonedReason.DifferentVolumes, message),
-        EEXIST => CloneAttempt.DestinationExists(message), // it appeared since we looked: File.Copy decides
+        // Concurrent copies to one destination (dotnet/msbuild #13463): EEXIST, the other made it since we looked;
+        // EACCES, the other holds it. A concurrent writer, never a volume that cannot clone: File.Copy, which MSBuild's
+        // Copy calls, writes the file or throws its own exception for MSBuild's retries (CopyRetries), and the next
+        // file on the volume is cloned.
+        EEXIST => CloneAttempt.DestinationExists(message),
+        EACCES => CloneAttempt.NotNow(message),
         _ => CloneAttempt.NotNow(message),
     };
 }

@@ -12,7 +12,7 @@ namespace CloneCopy.Platform.MacOS;
 internal sealed class MacOSPlatform : UnixPlatform
 {
     public MacOSPlatform(EngineDiagnostics diagnostics)
-        : base(new ClonerTransfer(() => new MacCloneFileCloner(GuardedDarwinCalls.Instance), diagnostics))
+        : base(new ClonerTransfer(() => new MacCloneFileCloner(GuardedDarwinCalls.Instance), diagnostics, unixModes: true))
     {
     }
 

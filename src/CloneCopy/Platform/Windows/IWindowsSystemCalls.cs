@@ -73,7 +73,7 @@ internal interface IWindowsSystemCalls
 
     /// <summary>
     /// FSCTL_GET_INTEGRITY_INFORMATION (0x9027C): the file's integrity setting and the volume's ClusterSizeInBytes
-    /// (FSCTL_GET_INTEGRITY_INFORMATION_BUFFER, MS-FSCC 2.3.20), the cluster size CopyOnWrite and reflink-copy use.
+    /// (FSCTL_GET_INTEGRITY_INFORMATION_BUFFER, MS-FSCC 2.3.20), the cluster size reflink-copy uses (the CopyOnWrite library asks GetDiskFreeSpaceW).
     /// </summary>
     int GetIntegrityInformation(SafeFileHandle file, out IntegrityInformation information, out long clusterSize);
 
@@ -82,6 +82,12 @@ internal interface IWindowsSystemCalls
 
     /// <summary>SetFileInformationByHandle(FileEndOfFileInfo).</summary>
     int SetEndOfFile(SafeFileHandle file, long length);
+
+    /// <summary>
+    /// FlushFileBuffers: writes the file's cached data to the volume. "The handle must have the GENERIC_WRITE access
+    /// right" (its page).
+    /// </summary>
+    int FlushFileBuffers(SafeFileHandle file);
 
     /// <summary>FSCTL_DUPLICATE_EXTENTS_TO_FILE on <paramref name="destination"/>: share one range of <paramref name="source"/>'s clusters.</summary>
     int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount);

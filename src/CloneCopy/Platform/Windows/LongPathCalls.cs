@@ -99,6 +99,8 @@ internal sealed class LongPathCalls : IWindowsSystemCalls
 
     public int SetEndOfFile(SafeFileHandle file, long length) => _inner.SetEndOfFile(file, length);
 
+    public int FlushFileBuffers(SafeFileHandle file) => _inner.FlushFileBuffers(file);
+
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount) =>
         _inner.DuplicateExtents(source, destination, sourceOffset, destinationOffset, byteCount);
 

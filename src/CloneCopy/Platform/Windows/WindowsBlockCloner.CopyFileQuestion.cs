@@ -21,7 +21,7 @@ internal sealed partial class WindowsBlockCloner
     /// (the destination exists, access denied): undecided, another file will tell, and this one is copied as any
     /// refused file (null only where nothing was written).
     /// </summary>
-    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, string source, string destination, VolumeState state)
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool unflushed)
     {
         int error = _calls.CopyFile(source, destination);
         if (error != 0)
@@ -30,8 +30,10 @@ internal sealed partial class WindowsBlockCloner
             return Failed(error, destination, out CloneAttempt refused) ? refused : null;
         }
 
-        // Read access for the extents only (FSCTL_GET_RETRIEVAL_POINTERS), sharing everything: a scanner may hold it.
-        if (_calls.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
+        // Read access for the extents (FSCTL_GET_RETRIEVAL_POINTERS) and the read-back, DELETE to remove a clone that
+        // reads back wrong, sharing everything: a scanner may hold it. Write access only for a test's hook.
+        uint access = Win32.GenericRead | Win32.Delete | (_readBack?.HasTestHook == true ? Win32.GenericWrite : 0);
+        if (_calls.CreateFile(destination, access, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
         {
             Volatile.Write(ref state.CopyFile, CopyFileCopies);
             return CopiedWhenAsked;
@@ -39,14 +41,28 @@ internal sealed partial class WindowsBlockCloner
 
         bool clones;
         long? sourceLcn;
+        bool marked = true;
         try
         {
             sourceLcn = FirstClusterOf(from);
             clones = sourceLcn > 0 && sourceLcn == FirstClusterOf(copy);
+
+            // CopyFile's clone is read back (on the source's handle and the copy's) before files are left to CopyFile:
+            // a wrong one is removed, as a wrong clone of CloneCopy's own, and the file copied plainly.
+            if (clones && _readBack?.Check(state.Key, from, copy, sourceInfo.EndOfFile, destination, whole: unflushed) is CloneAttempt wrong)
+            {
+                Volatile.Write(ref state.CopyFile, CopyFileCopies);
+                marked = MarkForDeletion(copy, volume);
+                return wrong;
+            }
         }
         finally
         {
             _calls.CloseHandle(copy);
+            if (!marked)
+            {
+                _calls.DeleteFile(destination);
+            }
         }
 
         // A source whose first extent is a hole (LCN -1; sparse sources do not ask, but a file may have become sparse

@@ -9,7 +9,9 @@ namespace CloneCopy.Platform.Windows;
 internal sealed partial class WindowsBlockCloner
 {
     /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
-    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CancellationToken cancellation)
+    /// <param name="unflushed">The source is fresh and could not be flushed: the clone is read back whole.</param>
+    /// <param name="seeded"><paramref name="data"/> is a seed, not the source: its refusals do not count against the volume.</param>
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, bool unflushed, bool seeded, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only.
@@ -21,7 +23,7 @@ internal sealed partial class WindowsBlockCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, unflushed, seeded, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -69,9 +71,10 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
     /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
     /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, bool unflushed, bool seeded, CancellationToken cancellation)
     {
         CloneAttempt failure;
+        bool refusalCounts = !seeded && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
         if (!integrity && Failed(_calls.SetSparse(to, true), destination, out failure))
         {
             return failure;
@@ -116,8 +119,10 @@ internal sealed partial class WindowsBlockCloner
                 return CannotCloneHere(error, destination);
             }
 
-            // Per file by the documents, but counted: RefusalsBeforeGivingUp in a row stop the volume for this build.
-            if ((error is Win32.ErrorNotSupported or Win32.ErrorInvalidParameter) && Interlocked.Increment(ref state.Refusals) >= RefusalsBeforeGivingUp)
+            // Per file by the documents, but counted: RefusalsBeforeGivingUp in a row stop the volume for this build. Only
+            // refusals that say something about the volume: not those of a sparse source (a range past its allocated
+            // clusters, MS-FSCC 2.3.8) or of a seed (a copy CloneCopy made), which CloneCopy cannot avoid.
+            if ((error is Win32.ErrorNotSupported or Win32.ErrorInvalidParameter) && refusalCounts && Interlocked.Increment(ref state.Refusals) >= RefusalsBeforeGivingUp)
             {
                 return CloneAttempt.ImpossibleHere(NotClonedReason.VolumeRefusesClones, $"{RefusalsBeforeGivingUp} clones in a row refused on this volume; the last: {Described(error, destination)}");
             }
@@ -136,6 +141,16 @@ internal sealed partial class WindowsBlockCloner
         if (!integrity && Failed(_calls.SetSparse(to, false), destination, out failure))
         {
             return failure;
+        }
+
+        // The read-back (the first clone per volume per build, a fresh source that could not be flushed, or every clone
+        // with CloneCopyVerifyClones), here: on the handles the clone was made with, none of which shares writing, so
+        // another process cannot change either file meanwhile; after the sparse clear, so a clone that shared nothing
+        // and was filled with zeros just now is seen; before the metadata, so a wrong clone is still a half-made file
+        // without READONLY or HIDDEN, removed by the failure tail like any other, and the file is copied.
+        if (_readBack?.Check(state.Key, from, to, sourceInfo.EndOfFile, destination, whole: unflushed) is CloneAttempt wrong)
+        {
+            return wrong;
         }
 
         // The last write time and the attributes CopyFile keeps (its remarks promise the attributes; the time is

@@ -10,8 +10,8 @@ internal sealed partial class WindowsBlockCloner
 {
     /// <summary>
     /// The seed of <paramref name="source"/>, opened denying writers (as the source is), when the source and the seed
-    /// both still have the identity recorded when the seed was made: the same ChangeTime, last write time, end of
-    /// file and file index. Every write, and a replacement of the file, moves its ChangeTime (ASSUMED A4), so a seed
+    /// both still have the identity recorded when the seed was made (the same ChangeTime, last write time, end of
+    /// file and file index) and the seed has the source's integrity streams setting. Every write, and a replacement of the file, moves its ChangeTime (ASSUMED A4), so a seed
     /// that another build step rewrote in place with the same length and time is not used; and from this open to the
     /// clone nobody can write it (CreateFile's share rules). No data is read. Null (and the seed forgotten) otherwise.
     /// </summary>
@@ -25,7 +25,11 @@ internal sealed partial class WindowsBlockCloner
         if (FileIdentity.Of(sourceInfo) == seed.Source
             && _calls.CreateFile(seed.Path, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) == 0)
         {
-            if (_calls.QueryAllInformation(handle, out Win32FileAllInformation seedInfo) == 0 && FileIdentity.Of(seedInfo) == seed.Copy)
+            // And the same integrity streams setting as the source: the destination is given the source's, and a clone
+            // needs "the same Integrity Streams setting" in both files (Block Cloning), but a copy gets integrity streams
+            // from its folder too (File Attribute Constants), so the seed may have them where the source has none.
+            if (_calls.QueryAllInformation(handle, out Win32FileAllInformation seedInfo) == 0 && FileIdentity.Of(seedInfo) == seed.Copy
+                && (seedInfo.Attributes & Win32.FileAttributeIntegrityStream) == (sourceInfo.Attributes & Win32.FileAttributeIntegrityStream))
             {
                 return handle;
             }

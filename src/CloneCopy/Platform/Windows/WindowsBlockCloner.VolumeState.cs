@@ -6,13 +6,20 @@ namespace CloneCopy.Platform.Windows;
 /// <summary>What the cloner learns about one volume in one build, and the cluster size it clones in.</summary>
 internal sealed partial class WindowsBlockCloner
 {
+    /// <summary>The two cluster sizes ReFS formats with (Format-Volume -AllocationUnitSize: 4 KiB, the default, or 64 KiB).</summary>
+    private const long ReFSSmallCluster = 4096;
+
+    private const long ReFSLargeCluster = 65536;
+
     /// <summary>
     /// The cluster size of the volume, learnt once per volume per build from the first source opened there:
-    /// ClusterSizeInBytes of FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC 2.3.20) on that open handle, as the CopyOnWrite
-    /// library and reflink-copy take it, with the source's integrity setting in the same reply (<paramref name="sourceSetting"/>,
-    /// null when not asked). Where the volume has no integrity streams, or the query fails, GetDiskFreeSpaceW on the
-    /// volume's mount point (a drive or UNC root, or a mounted folder: the forms its page documents; never the
-    /// \\?\Volume{GUID}\ root, which it does not). Null when neither answers: that file is copied, the next asks again.
+    /// ClusterSizeInBytes of FSCTL_GET_INTEGRITY_INFORMATION (MS-FSCC 2.3.20) on that open handle, as reflink-copy takes
+    /// it, and only when it is a cluster ReFS has (4 KiB or 64 KiB: the two values reflink-copy accepts), with the
+    /// source's integrity setting in the same reply (<paramref name="sourceSetting"/>, null when not asked). Where the
+    /// volume has no integrity streams, the query fails or its answer is not such a cluster, GetDiskFreeSpaceW on the
+    /// volume's mount point, as the CopyOnWrite library takes it (a drive or UNC root, or a mounted folder: the forms
+    /// its page documents; never the \\?\Volume{GUID}\ root, which it does not). Null when neither answers: that file
+    /// is copied, the next asks again.
     /// </summary>
     private long? ClusterSizeOf(SafeFileHandle from, VolumeCapability volume, VolumeState state, string destination, out IntegrityInformation? sourceSetting)
     {
@@ -24,12 +31,13 @@ internal sealed partial class WindowsBlockCloner
         }
 
         long clusterSize = 0;
-        if (volume.Has(Win32.FileSupportsIntegrityStreams) && _calls.GetIntegrityInformation(from, out IntegrityInformation setting, out long reported) == 0 && reported > 0)
+        if (volume.Has(Win32.FileSupportsIntegrityStreams) && _calls.GetIntegrityInformation(from, out IntegrityInformation setting, out long reported) == 0)
         {
             sourceSetting = setting;
-            clusterSize = reported;
+            clusterSize = reported is ReFSSmallCluster or ReFSLargeCluster ? reported : 0;
         }
-        else if (Volumes.ClusterSizeFromMountPoint(state.Key, out long fromRoot) == 0 && fromRoot > 0)
+
+        if (clusterSize <= 0 && Volumes.ClusterSizeFromMountPoint(state.Key, out long fromRoot) == 0 && fromRoot > 0)
         {
             clusterSize = fromRoot;
         }

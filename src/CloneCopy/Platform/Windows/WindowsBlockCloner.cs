@@ -29,7 +29,7 @@ namespace CloneCopy.Platform.Windows;
 /// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
 /// </para>
 /// </summary>
-internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner
+internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
@@ -44,8 +44,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     public const long CopyFileProbeMinimum = 64 * 1024;
 
     /// <summary>
-    /// The largest file that may tell: where CopyFile copies, the probe's copy is thrown away and the file cloned, so
-    /// the question is asked of a file whose copy costs little. Larger files are cloned by CloneCopy meanwhile.
+    /// The largest file that may tell: where CopyFile copies, the probe's copy is kept as that file's copy (a full copy,
+    /// not a clone), so the question is asked of a file whose copy costs little. Larger files are cloned by CloneCopy
+    /// meanwhile.
     /// </summary>
     public const long CopyFileProbeMaximum = 4 * 1024 * 1024;
 
@@ -63,7 +64,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     /// and CloneCopy's own calls avoid every one of those, so even one is rare and three in a row mean a ReFS version
     /// or a filter driver that refuses every clone. Three, not one: a file another process made sparse or truncated
     /// meanwhile may be refused alone without condemning a volume; not more: each refusal costs a created and deleted
-    /// destination on top of the copy, and stopping costs at most what MSBuild's Copy costs anyway.
+    /// destination on top of the copy, and stopping costs at most what MSBuild's Copy costs anyway. Counted only where
+    /// a refusal says something about the volume: not for a sparse source (a range past its allocated clusters may be
+    /// refused for that file alone) nor for a clone read from a seed (a copy CloneCopy made).
     /// </summary>
     public const int RefusalsBeforeGivingUp = 3;
 
@@ -84,6 +87,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     private readonly ConcurrentDictionary<string, FileIdentity> _atLinkLimit = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, Seed> _seeds = new(StringComparer.OrdinalIgnoreCase);
     private readonly Func<string, VolumeState> _newVolumeState;
+    private CloneReadBack? _readBack;
 
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
     public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
@@ -97,6 +101,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     public WindowsVolumes Volumes { get; }
 
+    /// <summary>The read-back every clone passes before its metadata is set (<see cref="CloneReadBack"/>); none until the engine gives it.</summary>
+    public void ReadBackWith(CloneReadBack readBack) => _readBack = readBack;
+
     /// <summary>The clone sets the times and attributes CopyFile gives, on its own handle (nothing is opened again by path).</summary>
     public bool ClonesKeepMetadata => true;
 
@@ -106,6 +113,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     {
         Volumes.Forget();
         _volumeStates.Clear();
+        _flushed.Clear();
     }
 
     public NotClonedReason ProbeVolumes(string source, string destination)
@@ -121,12 +129,14 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>
     /// Records the fresh copy made after a link-limit answer as the seed of later clones of <paramref name="source"/>:
-    /// its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and the source's
-    /// when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
+    /// first flushed (File.Copy has just written it; three calls, once; a copy that cannot be flushed, a read-only one,
+    /// is no seed), then its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and
+    /// the source's when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
     /// </summary>
     public void CopiedAtLinkLimit(string source, string copy)
     {
         if (!_atLinkLimit.TryRemove(source, out FileIdentity sourceIdentity)
+            || !Flushed(copy)
             || _calls.CreateFile(copy, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) != 0)
         {
             return;
@@ -198,21 +208,72 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         // Shared for reading and deleting only, as the CopyOnWrite library opens its source: no one can write the
         // bytes between our look at the file and the clone. A file another process has open for writing is a
         // sharing violation here, and is left to CopyFile, whose own share mode for its source is not documented
-        // (Wine's shares write too): MSBuild's Copy would have called it.
-        int opened = _calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle from);
-        if (opened == Win32.ErrorSharingViolation)
+        // (Wine's shares write too): MSBuild's Copy would have called it. Opened and looked at under the source's gate
+        // (WindowsBlockCloner.FreshSources.cs), so that a fresh source can be flushed while no thread here holds it.
+        SafeFileHandle? from = null;
+        Win32FileAllInformation sourceInfo;
+        bool unflushed = false;
+        lock (GateOf(source))
         {
-            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.SourceSharingViolation, Described(opened, source));
-        }
+            int opened = _calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle opening);
+            if (opened == Win32.ErrorSharingViolation)
+            {
+                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.SourceSharingViolation, Described(opened, source));
+            }
 
-        if (Failed(opened, source, out CloneAttempt failure))
-        {
-            return failure;
+            if (Failed(opened, source, out CloneAttempt failure))
+            {
+                return failure;
+            }
+
+            from = opening;
+            bool ready = false;
+            try
+            {
+                // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
+                if (Failed(_calls.QueryAllInformation(from, out sourceInfo), source, out failure))
+                {
+                    return failure;
+                }
+
+                // A source written moments ago may have its data in the cache only, and ReFS has answered the clone of
+                // such a file with success and zeros: it is flushed first, and opened again.
+                if (NeedsFlush(source, sourceInfo))
+                {
+                    _calls.CloseHandle(from);
+                    from = null;
+                    unflushed = !Flushed(source);
+                    if (Failed(_calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out opening), source, out failure))
+                    {
+                        return failure;
+                    }
+
+                    from = opening;
+                    if (Failed(_calls.QueryAllInformation(from, out sourceInfo), source, out failure))
+                    {
+                        return failure;
+                    }
+
+                    if (!unflushed)
+                    {
+                        RememberFlushed(source, sourceInfo);
+                    }
+                }
+
+                ready = true;
+            }
+            finally
+            {
+                if (!ready && from is not null)
+                {
+                    _calls.CloseHandle(from);
+                }
+            }
         }
 
         try
         {
-            return CloneFrom(from, source, destination, volume, state, mayLeaveToCopyFile, cancellation);
+            return CloneFrom(from, sourceInfo, source, destination, volume, state, mayLeaveToCopyFile, unflushed, cancellation);
         }
         finally
         {
@@ -222,14 +283,10 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
     /// <param name="mayAskCopyFile">False where the file may not be left to CopyFile (the guard, a clone in place of a link): such a file never asks the CopyFile question, whose copy is kept where CopyFile copies, since it must be a clone.</param>
-    private CloneAttempt CloneFrom(SafeFileHandle from, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, CancellationToken cancellation)
+    /// <param name="unflushed">The source is fresh and could not be flushed: its clone is read back whole.</param>
+    private CloneAttempt CloneFrom(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, bool unflushed, CancellationToken cancellation)
     {
-        // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
-        if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out CloneAttempt failure))
-        {
-            return failure;
-        }
-
+        CloneAttempt failure;
         if (WhatACloneWouldDrop(from, source, sourceInfo, volume) is CloneAttempt dropped)
         {
             return dropped;
@@ -281,7 +338,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         bool mayAsk = mayAskCopyFile && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum
             && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
         if (mayAsk && Interlocked.CompareExchange(ref state.CopyFile, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
-            && ProbeCopyFile(from, source, destination, state) is CloneAttempt probed)
+            && ProbeCopyFile(from, sourceInfo, source, destination, volume, state, unflushed) is CloneAttempt probed)
         {
             return probed;
         }
@@ -290,7 +347,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         try
         {
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, cancellation);
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, unflushed, seeded: seed is not null, cancellation);
             if (attempt.Reason == NotClonedReason.IntegrityStreamsCannotBeGiven)
             {
                 Volatile.Write(ref state.GivesNoIntegrity, true); // later such files go to CopyFile before a destination is made

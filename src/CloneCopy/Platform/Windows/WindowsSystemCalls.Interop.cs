@@ -45,6 +45,10 @@ internal sealed partial class WindowsSystemCalls
         public static extern SafeFileHandle CreateFile(string fileName, uint desiredAccess, uint shareMode, IntPtr securityAttributes, uint creationDisposition, uint flagsAndAttributes, IntPtr templateFile);
 
         [DllImport(Kernel32, SetLastError = true)]
+        [return: MarshalAs(UnmanagedType.Bool)]
+        public static extern bool FlushFileBuffers(SafeFileHandle file);
+
+        [DllImport(Kernel32, SetLastError = true)]
         public static extern bool GetFileInformationByHandle(SafeFileHandle file, out ByHandleFileInformation information);
 
         [DllImport(Kernel32, SetLastError = true)]

@@ -218,7 +218,7 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         // then the name (8-bit characters) and its value. A file's extended attributes hold at most 64 KiB.
         names = Array.Empty<string>();
         var buffer = new byte[65536 + 1024];
-        int status = Native.NtQueryEaFile(file, out _, buffer, (uint)buffer.Length, false, IntPtr.Zero, 0, IntPtr.Zero, true);
+        int status = Native.NtQueryEaFile(file, out Native.IoStatusBlock ioStatus, buffer, (uint)buffer.Length, false, IntPtr.Zero, 0, IntPtr.Zero, true);
         if (status == Native.StatusNoEasOnFile)
         {
             return 0;
@@ -229,21 +229,10 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
             return Native.RtlNtStatusToDosError(status);
         }
 
-        var found = new System.Collections.Generic.List<string>();
-        for (int offset = 0; offset + 8 <= buffer.Length;)
-        {
-            int next = BitConverter.ToInt32(buffer, offset);
-            found.Add(System.Text.Encoding.ASCII.GetString(buffer, offset + 8, buffer[offset + 5]));
-            if (next <= 0)
-            {
-                break;
-            }
-
-            offset += next;
-        }
-
-        names = found.ToArray();
-        return 0;
+        // The bytes written (IO_STATUS_BLOCK.Information); the whole buffer where a file system leaves it 0 (zeros
+        // after the last entry, whose NextEntryOffset is 0, are never read).
+        ulong written = (ulong)ioStatus.Information;
+        return ExtendedAttributeReply.Names(buffer, written == 0 ? buffer.Length : (int)Math.Min((ulong)buffer.Length, written), out names);
     }
 
     public int GetFinalPathName(SafeFileHandle file, out string path)
@@ -298,6 +287,9 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
 
     public int SetEndOfFile(SafeFileHandle file, long length) =>
         Native.SetFileInformationByHandle(file, Native.FileEndOfFileInfoClass, ref length, sizeof(long)) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public int FlushFileBuffers(SafeFileHandle file) =>
+        Native.FlushFileBuffers(file) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int DuplicateExtents(SafeFileHandle source, SafeFileHandle destination, long sourceOffset, long destinationOffset, long byteCount)
     {
