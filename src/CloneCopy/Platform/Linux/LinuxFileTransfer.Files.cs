@@ -128,7 +128,7 @@ internal sealed unsafe partial class LinuxFileTransfer
             {
                 // A look of CloneCopy's own: File.Copy opens, locks and truncates a destination without ever looking at
                 // it, so whatever this call answered, MSBuild's Copy would not have met it. Unavailable here, not failed.
-                throw new DestinationLookFailed();
+                throw new OwnCallFailed();
             }
 
             destinationTouched = true;
@@ -226,10 +226,11 @@ internal sealed unsafe partial class LinuxFileTransfer
         LinuxErrors.ToException(errno, path, inMissingFolder: errno == LinuxErrors.ENOENT && !System.IO.Directory.Exists(System.IO.Path.GetDirectoryName(path)));
 
     /// <summary>
-    /// The destination's statx after it was opened failed: the pair is left to File.Copy, the way MSBuild's Copy goes
-    /// (not an <see cref="System.IO.IOException"/>, so it is not taken for this attempt failing).
+    /// A call of CloneCopy's own, one File.Copy never makes (the destination's statx after it was opened, the read-back of
+    /// a clone), failed: the pair is left to File.Copy, the way MSBuild's Copy goes, which cannot meet that failure. Not an
+    /// <see cref="System.IO.IOException"/>, so it is not taken for this attempt failing.
     /// </summary>
-    private sealed class DestinationLookFailed : Exception
+    internal sealed class OwnCallFailed : Exception
     {
     }
 
