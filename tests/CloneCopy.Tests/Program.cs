@@ -10,6 +10,8 @@ namespace CloneCopy.Tests;
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
 /// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
 /// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names.
+/// <c>--escape-hatches-under VERSION</c> prints what CloneCopy reads from MSBuild's retry and link switches in this
+/// process as under that MSBuild (<see cref="EscapeHatchesUnderAnOldMSBuildTests"/>).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -29,6 +31,14 @@ internal static class Program
         if (args is ["--msbuild-version"])
         {
             Console.WriteLine(RunningMSBuild.Current);
+            return 0;
+        }
+
+        if (args is ["--escape-hatches-under", string version])
+        {
+            // What CloneCopy's Copy takes from the escape hatches in a fresh process under an MSBuild of this version.
+            var hatches = CopyEscapeHatches.FromEnvironment(CopyEnvironment.Process, new RunningMSBuild(Version.Parse(version)));
+            Console.WriteLine($"AlwaysRetry={hatches.AlwaysRetry} UseSymbolicLinksByDefault={hatches.UseSymbolicLinksByDefault}");
             return 0;
         }
 
