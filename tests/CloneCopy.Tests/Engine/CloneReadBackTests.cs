@@ -71,6 +71,29 @@ public sealed class CloneReadBackTests
         Assert.Equal(4, verifier.ReadBacks);
     }
 
+    /// <summary>
+    /// A reused node: each build reads its own first clone back (a filesystem may have been remounted between builds),
+    /// with CloneCopyVerifyClones off in both, so nothing else reads back.
+    /// </summary>
+    [FilesystemFact]
+    public void The_next_build_on_a_reused_node_reads_its_first_clone_back_again()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var verifier = new CloneVerifier<VolumePair>(new EngineDiagnostics());
+        var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
+        for (int build = 1; build <= 2; build++)
+        {
+            transfer.UseVerdictsOf(new BuildVerdicts());
+            for (int i = 1; i <= 2; i++)
+            {
+                string source = TestFiles.Write(Path.Combine(directory, $"{build}-{i}.bin"), 100_000, seed: i);
+                Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, source + ".copy", CancellationToken.None).Method);
+            }
+
+            Assert.Equal(build, verifier.ReadBacks);
+        }
+    }
+
     [FilesystemFact]
     public void With_every_clone_verified_a_difference_in_the_middle_of_a_large_file_is_caught()
     {
