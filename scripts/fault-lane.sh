@@ -96,12 +96,14 @@ matrix=(
   "ext4 dst write:error=EIO $refuse_kernel_copy"
   "ext4 dst write:error=ENOSPC $refuse_kernel_copy"
   # Calls only CloneCopy makes: statx of the destination (once its folder exists, a new destination is made with
-  # O_EXCL and looked at through its descriptor; MSBuild's Copy asks with lstat before, and never after), the clone's
+  # O_EXCL and looked at through its descriptor; MSBuild's Copy asks with lstat before, and never after: both looks
+  # failing too), the clone's
   # read-back (the first clone per pair of filesystems in a build: the 1-byte file), the buffered copy's reservation,
   # and copy_file_range after the first (interrupted once; failing from then on).
   "xfs dst statx:error=EIO"
   "ext4 dst statx:error=EACCES"
   "xfs dst/one.bin pread64:error=EIO"
+  "xfs dst statx,lstat,newfstatat:error=EIO"
   "ext4 dst fallocate:error=ENOSPC $refuse_kernel_copy"
   "ext4big src copy_file_range:error=EINTR:when=2"
   "ext4big src copy_file_range:error=EIO:when=2+"
@@ -117,7 +119,7 @@ if [[ "${CLONECOPY_FAULTS:-}" == "full" ]]; then
     "ext4 src read:error=EIO:when=3 $refuse_kernel_copy" "ext4 dst write:error=EIO:when=3 $refuse_kernel_copy")
   matrix+=("xfs dst statx:error=EACCES" "xfs dst statx:error=ENOENT" "ext4 dst statx:error=EIO"
     "ext4 dst statx:error=ENOENT" "xfs src/one.bin pread64:error=EIO" "xfs dst/one.bin pread64:error=EINTR:when=1"
-    "xfs dst statx,lstat,newfstatat:error=EIO" "xfs src statx,fstat:error=EIO"
+    "xfs src statx,fstat:error=EIO"
     "ext4 dst fallocate:error=EIO $refuse_kernel_copy" "ext4 dst fallocate:error=EDQUOT $refuse_kernel_copy"
     "ext4big src copy_file_range:error=ENOSPC:when=2+" "ext4big dst copy_file_range:error=EINTR:when=2"
     "ext4big src lseek:error=EIO copy_file_range:error=EIO:when=2+")
