@@ -90,6 +90,12 @@ bash scripts/check-release.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
 
+# Every hand-made mistake of scripts/mistakes.sh can still be made (its text is still in its file), so that the
+# exercise does not rot between its whole runs: a second.
+MISTAKES_CAN_BE_MADE=1 bash scripts/mistakes.sh > "$out" 2>&1 || status=1
+cat "$out"
+lines+=("$(tail -1 "$out")")
+
 # The Windows jobs' scripts, which nothing here runs on Windows: parsed, and their packaging functions run on the same package.
 bash scripts/check-windows-scripts.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"

@@ -3,7 +3,9 @@
 # against MSBuild's own Copy, the Windows clone path, the engine's decisions), built for win-x64 and run
 # under Wine. As root it runs them as an unprivileged user (uid 65534): root writes through read-only
 # attributes under Wine as it does on Linux, which would hide the read-only rules.
-# Prints one line: "wine (win-x64): N passed, N failed, N skipped". Arguments go to the xunit runner;
+# Prints one line: "wine (win-x64): N passed, N failed, N skipped", and on stderr each failed test by name. When a
+# test ends the process before the runner's totals, every test class runs again in a process of its own, so that
+# the line still has totals and every failure is named. Arguments go to the xunit runner;
 # CLONECOPY_GEN_SEED, CLONECOPY_GEN_CASES, CLONECOPY_GEN_VERBOSE and CLONECOPY_SCENARIOS pass through.
 # Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
 # reports success and makes nothing. They run on Linux, and on Windows itself. So are the tests that need a real ReFS
@@ -38,18 +40,48 @@ fi
 trap 'rm -rf "$home"' EXIT
 
 log="$home/log"
-set +e
 # A clean environment: Wine makes its own prefix in the temporary home; no Gecko (mscoree must stay: Wine
 # maps IL-only images through it); no W^X double mapping, whose code-heap release crashes the CLR under
 # Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
-"${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
-  PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
-  ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES} \
-  ${CLONECOPY_GEN_VERBOSE:+CLONECOPY_GEN_VERBOSE=$CLONECOPY_GEN_VERBOSE} ${CLONECOPY_SCENARIOS:+CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS} \
-  timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" -trait- "Needs=RealRefs" "$@" 2>&1 | tee "$log.out" >&2
+run_tests() {
+  "${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
+    PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
+    ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES} \
+    ${CLONECOPY_GEN_VERBOSE:+CLONECOPY_GEN_VERBOSE=$CLONECOPY_GEN_VERBOSE} ${CLONECOPY_SCENARIOS:+CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS} \
+    timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" -trait- "Needs=RealRefs" "$@"
+}
+set +e
+run_tests "$@" 2>&1 | tee "$log.out" >&2
 status=${PIPESTATUS[0]}
 set -e
 
 source scripts/lib/xunit-summary.sh
-xunit_line "wine (win-x64)" "$log.out" || exit 1
+# The failures by name (the runner's "[FAIL]" lines), each once.
+failures() { { grep -a '\[FAIL\]$' "$@" || true; } | sed -E 's/^ *//; s/ \[FAIL\]$//' | sort -u; }
+if grep -qaE 'Total: [0-9]+' "$log.out"; then
+  xunit_line "wine (win-x64)" "$log.out" || status=1
+  failures "$log.out" | sed 's/^/wine-lane: failed: /' >&2
+else
+  # The process ended before its totals (a crash in interop code ends it: the failure this lane exists to show).
+  # Each test class runs again in a process of its own, so every other class still reports, and the line has totals.
+  echo "wine-lane: the test process ended without its totals (exit $status); each test class again in a process of its own" >&2
+  failures "$log.out" | sed 's/^/wine-lane: failed before the end: /' >&2
+  status=1 passed=0 failed=0 skipped=0
+  classes=$(run_tests -list classes "$@" 2>/dev/null | tr -d '\r' | grep -E '^[A-Za-z_][A-Za-z0-9_.]*$' || true)
+  [[ -n $classes ]] || { echo "wine (win-x64): the test process ended without its totals, and the classes could not be listed"; exit 1; }
+  for class in $classes; do
+    # The class alone (the arguments chose the classes listed; given again, their -class filters would add the others).
+    run_tests -class "$class" > "$log.class" 2>&1 || true
+    cat "$log.class" >> "$log.classes"
+    if line=$(xunit_line "$class" "$log.class") && [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped ]]; then
+      passed=$((passed + BASH_REMATCH[1])) failed=$((failed + BASH_REMATCH[2])) skipped=$((skipped + BASH_REMATCH[3]))
+    else
+      failed=$((failed + 1))
+      echo "wine-lane: $class: its process ended without its totals" >&2
+      echo "$class [FAIL]" >> "$log.classes"
+    fi
+  done
+  failures "$log.classes" | sed 's/^/wine-lane: failed: /' >&2
+  echo "wine (win-x64): $passed passed, $failed failed, $skipped skipped (one process per class: the whole run ended early)"
+fi
 exit "$status"

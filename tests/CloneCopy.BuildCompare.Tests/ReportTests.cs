@@ -56,6 +56,17 @@ public sealed class ReportTests
         Assert.Contains("**Build time:** CloneCopy faster by 0.50 s (median): the build times' ranges do not overlap", MarkdownReport.Write(result, "builds.svg"));
     }
 
+    /// <summary>Every CloneCopy build slower than every MSBuild's Copy build: a difference, said as one, never noise.</summary>
+    [Fact]
+    public void Ranges_apart_with_CloneCopy_slower_are_a_difference()
+    {
+        var result = Builds.Result(Builds.Timed([10.5, 10.6, 10.7], [10.0, 10.1, 10.2], cloneCopyTaskMs: 900, msbuildTaskMs: 300));
+
+        Assert.Equal(VerdictKind.Difference, result.Verdict.Kind);
+        Assert.False(result.Verdict.RangesOverlap);
+        Assert.Contains("**Build time:** CloneCopy slower by 0.50 s (median): the build times' ranges do not overlap (CloneCopy 10.50–10.70 s, MSBuild's Copy 10.00–10.20 s).", MarkdownReport.Write(result, "builds.svg"));
+    }
+
     [Fact]
     public void One_build_each_way_cannot_tell_a_difference_from_noise()
     {

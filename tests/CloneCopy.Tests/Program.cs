@@ -11,6 +11,8 @@ namespace CloneCopy.Tests;
 /// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
 /// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names;
 /// <c>--runtime-version</c> the .NET runtime it runs on (the msbuild-18.10/18.12 lanes run a self-contained .NET 11).
+/// <c>--escape-hatches-under VERSION</c> prints what CloneCopy reads from MSBuild's retry and link switches in this
+/// process as under that MSBuild (<see cref="EscapeHatchesUnderAnOldMSBuildTests"/>).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -36,6 +38,14 @@ internal static class Program
         if (args is ["--runtime-version"])
         {
             Console.WriteLine(Environment.Version);
+            return 0;
+        }
+
+        if (args is ["--escape-hatches-under", string version])
+        {
+            // What CloneCopy's Copy takes from the escape hatches in a fresh process under an MSBuild of this version.
+            var hatches = CopyEscapeHatches.FromEnvironment(CopyEnvironment.Process, new RunningMSBuild(Version.Parse(version)));
+            Console.WriteLine($"AlwaysRetry={hatches.AlwaysRetry} UseSymbolicLinksByDefault={hatches.UseSymbolicLinksByDefault}");
             return 0;
         }
 

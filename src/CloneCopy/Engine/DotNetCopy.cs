@@ -29,7 +29,28 @@ internal static class DotNetCopy
             throw;
         }
 
-        return new TransferResult(TransferMethod.Copied, NotClonedReason.RefusedForThisFile, new FileInfo(destinationPath).Length);
+        return new TransferResult(TransferMethod.Copied, NotClonedReason.RefusedForThisFile, LengthForTheSummary(destinationPath, sourcePath));
+    }
+
+    /// <summary>
+    /// The bytes written, for the summary only: a look MSBuild's Copy does not take after File.Copy, so a failing look
+    /// must not fail a copy that is made. Then the source's length, else nothing counted.
+    /// </summary>
+    private static long LengthForTheSummary(string destinationPath, string sourcePath)
+    {
+        foreach (string path in new[] { destinationPath, sourcePath })
+        {
+            try
+            {
+                return new FileInfo(path).Length;
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // The next path, or nothing.
+            }
+        }
+
+        return 0;
     }
 
     private static void TryDelete(string path)

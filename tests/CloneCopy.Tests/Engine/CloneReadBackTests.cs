@@ -71,6 +71,61 @@ public sealed class CloneReadBackTests
         Assert.Equal(4, verifier.ReadBacks);
     }
 
+    /// <summary>
+    /// CLC008 as a user reads it in the build log: the filesystem named where the text says "a clone on", and the file
+    /// that was written again where it says so (the engine's diagnostic carries both; the words put them in place).
+    /// </summary>
+    [FilesystemFact]
+    public void CLC008_names_the_filesystem_as_the_filesystem_and_the_file_as_the_file()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var diagnostics = new EngineDiagnostics();
+        var verifier = new CloneVerifier<VolumePair>(diagnostics) { AfterCloneForTests = Corrupt };
+        string source = TestFiles.Write(Path.Combine(directory, "lib.dll"), 200_000, seed: 4);
+        string destination = Path.Combine(directory, "out", "lib.dll");
+        var engine = new TestBuildEngine();
+        var task = new CloneCopy.Copy
+        {
+            BuildEngine = engine,
+            SourceFiles = [new Microsoft.Build.Utilities.TaskItem(source)],
+            DestinationFiles = [new Microsoft.Build.Utilities.TaskItem(destination)],
+            Transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier),
+            Diagnostics = diagnostics,
+        };
+
+        Assert.True(task.Execute(), engine.Describe());
+
+        var warning = Assert.Single(engine.Warnings, w => w.Code == "CLC008");
+        string device = ProcessRunner.RunChecked("stat", $"-c %Hd:%Ld {directory}").Trim();
+        Assert.Equal(
+            $"CloneCopy: a clone on the filesystem of device {device} read back different from its source, so '{destination}' was written again by a plain copy and nothing more is cloned on that volume in this build. Please report this, with the volume's filesystem and the Windows or kernel version.",
+            warning.Message);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+    }
+
+    /// <summary>
+    /// A reused node: each build reads its own first clone back (a filesystem may have been remounted between builds),
+    /// with CloneCopyVerifyClones off in both, so nothing else reads back.
+    /// </summary>
+    [FilesystemFact]
+    public void The_next_build_on_a_reused_node_reads_its_first_clone_back_again()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Xfs);
+        var verifier = new CloneVerifier<VolumePair>(new EngineDiagnostics());
+        var transfer = new LinuxFileTransfer(new CloneCapabilityCache<VolumePair>(), verifier);
+        for (int build = 1; build <= 2; build++)
+        {
+            transfer.UseVerdictsOf(new BuildVerdicts());
+            for (int i = 1; i <= 2; i++)
+            {
+                string source = TestFiles.Write(Path.Combine(directory, $"{build}-{i}.bin"), 100_000, seed: i);
+                Assert.Equal(TransferMethod.Cloned, transfer.Transfer(source, source + ".copy", CancellationToken.None).Method);
+            }
+
+            Assert.Equal(build, verifier.ReadBacks);
+        }
+    }
+
     [FilesystemFact]
     public void With_every_clone_verified_a_difference_in_the_middle_of_a_large_file_is_caught()
     {

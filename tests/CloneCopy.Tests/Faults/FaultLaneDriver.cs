@@ -86,13 +86,15 @@ internal static class FaultLaneDriver
 
             TaskRun builtIn = runs["msbuild"], cloneCopy = runs["clonecopy"];
             string comparison = "";
+
+            // Whether or not MSBuild's Copy met the fault: a call only CloneCopy makes must not fail what MSBuild's Copy passes.
+            if (builtIn.Passed && !cloneCopy.Passed)
+            {
+                broken.Add("CloneCopy failed where MSBuild's Copy passed");
+            }
+
             if (builtIn.MetFault && cloneCopy.MetFault)
             {
-                if (builtIn.Passed && !cloneCopy.Passed)
-                {
-                    broken.Add("CloneCopy failed where MSBuild's Copy passed");
-                }
-
                 if (builtIn.Passed != cloneCopy.Passed || builtIn.Codes != cloneCopy.Codes)
                 {
                     comparison = $" differs: MSBuild {builtIn.Summary}, CloneCopy {cloneCopy.Summary}";

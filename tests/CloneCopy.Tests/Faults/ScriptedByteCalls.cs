@@ -12,6 +12,8 @@ namespace CloneCopy.Tests.Faults;
 /// </summary>
 internal sealed unsafe class ScriptedByteCalls : ILinuxByteCalls
 {
+    private const int SeekCurrent = 1;
+
     public Fault? CloneFault { get; init; }
 
     public Fault? CopyFileRangeFault { get; init; }
@@ -20,7 +22,10 @@ internal sealed unsafe class ScriptedByteCalls : ILinuxByteCalls
 
     public Fault? WriteFault { get; init; }
 
-    /// <summary>copy_file_range fails with this errno whenever it is asked to start at or past the offset: a bad region of the disk, met again by every attempt.</summary>
+    /// <summary>
+    /// copy_file_range fails with this errno whenever it is asked to start at or past the offset, and so does read: a bad
+    /// region of the disk, met again by every attempt and every way of reading it.
+    /// </summary>
     public (long Offset, int Errno)? CopyFileRangeFailsFrom { get; init; }
 
     /// <summary>The most one copy_file_range moves: smaller than the file, so a fault can land half-way.</summary>
@@ -64,6 +69,12 @@ internal sealed unsafe class ScriptedByteCalls : ILinuxByteCalls
     public nint Read(int fd, byte* buffer, nuint count)
     {
         int n = Interlocked.Increment(ref _reads);
+        if (CopyFileRangeFailsFrom is var (offset, errno) && CloneCopy.Platform.Linux.LibC.LSeek(fd, 0, SeekCurrent) >= offset)
+        {
+            Marshal.SetLastPInvokeError(errno);
+            return -1;
+        }
+
         return ReadFault?.Answer(n) is nint answer ? answer : LibCByteCalls.Instance.Read(fd, buffer, count);
     }
 

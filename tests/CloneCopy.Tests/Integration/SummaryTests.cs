@@ -104,6 +104,25 @@ public sealed partial class SummaryTests
         Assert.True(ExtentMap.Read(publishedLib).All(e => e.IsShared), $"{publishedLib} is not a clone");
     }
 
+    /// <summary>
+    /// The CI guard on a publish whose own copies are copies: the project is built on reflink XFS (Build's files are
+    /// clones, so Build's summary has nothing to report) and published to an ext4 folder (Publish's files are copied).
+    /// </summary>
+    [FilesystemFact]
+    public void The_CI_guard_fails_a_publish_whose_own_files_were_copied()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+        string published = Path.Combine(_filesystems.NewDirectory(FilesystemKind.Ext4, "published"), "out");
+
+        var (code, log) = Dotnet.Run($"publish App/App.csproj -v:n -nologo -m:1 -tl:off -o \"{published}\" -p:CloneCopyRequireClones=error", repository.Root, repository.NuGetPackages);
+
+        Assert.NotEqual(0, code);
+        Match publish = Assert.Single(StageLine().Matches(log), m => m.Groups["stage"].Value == "Publish");
+        Assert.True(publish.Groups["copied"].Success, publish.Value);
+        Assert.DoesNotContain(StageLine().Matches(log), m => m.Groups["stage"].Value == string.Empty && m.Groups["copied"].Success);
+        Assert.Matches(@"error CLC005: CloneCopy: CloneCopyRequireClones is set, but \d+ files? (was|were) copied instead of cloned", log);
+    }
+
     [FilesystemFact]
     public void A_users_copy_after_Build_reports_itself_after_Builds_summary()
     {

@@ -77,5 +77,23 @@ public static partial class CopyScenarios
         // 9. One source by two spellings: two sources to MSBuild, each copied.
         yield return new("one source by two spellings to one destination", new CopyParameters { SourceFiles = ["a.txt", "./a.txt"], DestinationFiles = ["o.txt", "o.txt"] }) { ExpectSuccess = true };
         yield return new("one source by two spellings into one folder", new CopyParameters { SourceFiles = ["sf/x.txt", "sf/sub/../x.txt", "sf//x.txt"], DestinationFolder = "out" }) { ExpectSuccess = true };
+
+        // 10. A destination spelled through a symbolic link and "..": the kernel resolves "link/.." to the link target's
+        // parent, a normalized path drops both. A read-only file at one of the two places and not at the other: the
+        // rules must look where the file is written (or both where MSBuild's Copy looks), never at one and write at the other.
+        foreach (bool overwriteReadOnly in new[] { false, true })
+        {
+            string how = overwriteReadOnly ? ", overwrite read-only" : string.Empty;
+            yield return new($"destination through a link and dot-dot, read-only where normalized, skip unchanged{how}", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["link/../out/a.txt"], SkipUnchangedFiles = true, OverwriteReadOnlyFiles = overwriteReadOnly, Retries = 0 })
+            {
+                UsesSymbolicLinks = true,
+                Arrange = t => t.Directory("deep/inner").Directory("deep/out").SymbolicLink("link", "deep/inner").File("out/a.txt", 10, 91).ReadOnly("out/a.txt"),
+            };
+            yield return new($"destination through a link and dot-dot, read-only where the kernel resolves, skip unchanged{how}", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["link/../out/a.txt"], SkipUnchangedFiles = true, OverwriteReadOnlyFiles = overwriteReadOnly, Retries = 0 })
+            {
+                UsesSymbolicLinks = true,
+                Arrange = t => t.Directory("deep/inner").SymbolicLink("link", "deep/inner").File("out/a.txt", 10, 93).File("deep/out/a.txt", 10, 92).ReadOnly("deep/out/a.txt"),
+            };
+        }
     }
 }

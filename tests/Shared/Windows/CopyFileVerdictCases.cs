@@ -187,6 +187,7 @@ public abstract class CopyFileVerdictCases : IDisposable
     }
 
     [Theory]
+    [InlineData(22620)] // the build before the line
     [InlineData(20348)] // Windows Server 2022
     [InlineData(19045)] // Windows 10 22H2
     public void Builds_before_the_Moment_5_line_never_probe(int build)
@@ -198,6 +199,22 @@ public abstract class CopyFileVerdictCases : IDisposable
 
         Assert.Equal(TransferMethod.Cloned, result.Method);
         Assert.Empty(_kernel.CallsTo("CopyFile"));
+    }
+
+    /// <summary>22621 is Windows 11 22H2, which Moment 5 (KB5034848) updated: the line's first build asks the question.</summary>
+    [Theory]
+    [InlineData(22621)] // Windows 11 22H2, Moment 5
+    [InlineData(22631)] // Windows 11 23H2
+    public void From_the_Moment_5_line_on_the_first_file_in_range_asks_whether_CopyFile_clones(int build)
+    {
+        _kernel.OsBuild = build;
+        _volume.CopyFileClones = true;
+
+        TransferResult result = NewTransfer().Transfer(TestFiles.Write(Named("a.dll"), Large), Named("a.copy"), CancellationToken.None);
+
+        Assert.Equal(TransferMethod.Cloned, result.Method);
+        Assert.Equal(new[] { $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
+        Assert.Empty(_kernel.CallsTo("DuplicateExtents"));
     }
 
     [Fact]

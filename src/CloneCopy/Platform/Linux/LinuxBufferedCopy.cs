@@ -22,15 +22,9 @@ internal static unsafe class LinuxBufferedCopy
     /// </summary>
     public static long Copy(ILinuxByteCalls calls, int source, int destination, string destinationPath, long from, long length, CancellationToken cancellationToken)
     {
-        // Reserve the blocks first: fewer extents, and ENOSPC before we write rather than half-way.
-        if (LibC.FAllocate(destination, 0, 0, length) != 0)
-        {
-            int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
-            if (errno is LinuxErrors.ENOSPC or LinuxErrors.EDQUOT or LinuxErrors.EIO)
-            {
-                throw LinuxErrors.ToException(errno, path: null);
-            }
-        }
+        // Reserve the blocks first: fewer extents. File.Copy makes no such call, so whatever it answers, the writes go
+        // on as File.Copy's would: a disk that is really full or failing refuses them too, with the same error.
+        _ = LibC.FAllocate(destination, 0, 0, length);
 
         if (from != 0)
         {
@@ -43,8 +37,8 @@ internal static unsafe class LinuxBufferedCopy
         if (end < length && LibC.FTruncate(destination, end) != 0)
         {
             // The preallocated tail would stay as zeros at the source's size: the one shape of wrong file that a
-            // size-and-time check cannot see. Fail instead.
-            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path: null);
+            // size-and-time check cannot see. File.Copy preallocates nothing and makes no such call: the pair is its.
+            throw new LinuxFileTransfer.OwnCallFailed();
         }
 
         return end;
@@ -54,7 +48,8 @@ internal static unsafe class LinuxBufferedCopy
     {
         if (LibC.LSeek(fd, offset, LibC.SEEK_SET) != offset)
         {
-            throw LinuxErrors.ToException(System.Runtime.InteropServices.Marshal.GetLastPInvokeError(), path: null);
+            // File.Copy never seeks (it copies from the start, in one go): the pair is left to it.
+            throw new LinuxFileTransfer.OwnCallFailed();
         }
     }
 

@@ -44,8 +44,9 @@ internal readonly unsafe struct LinuxDescriptorPair : IClonePairReader
                 int errno = System.Runtime.InteropServices.Marshal.GetLastPInvokeError();
                 if (errno != LinuxErrors.EINTR)
                 {
-                    // An I/O error reading the clone back is this attempt failing, as a read error of File.Copy's would be.
-                    throw LinuxErrors.ToException(errno, destination ? _destinationPath : null);
+                    // File.Copy never reads a clone back, so MSBuild's Copy would not have met this error: the pair goes
+                    // to File.Copy (the clone, unread, as MSBuild's Copy leaves it), not to MSBuild's retries.
+                    throw new LinuxFileTransfer.OwnCallFailed();
                 }
             }
         }

@@ -47,14 +47,6 @@ internal static class LinuxErrors
     };
 
     /// <summary>
-    /// True when copy_file_range cannot serve this file from here on and read/write should carry on where it stopped.
-    /// Before any byte has moved every errno falls back, as in File.Copy; half-way only these do, and any other errno
-    /// (EIO, ENOSPC...) is this attempt failing.
-    /// </summary>
-    public static bool KernelCopyUnavailable(int errno) =>
-        errno is EXDEV or EOPNOTSUPP or ENOSYS or EINVAL or EBADF or EPERM or ENOTTY or EAGAIN or ETXTBSY;
-
-    /// <summary>
     /// The exception .NET's File.Copy throws for this errno, with its type, words and HResult (MSB3021 and MSB3026
     /// quote the words; MSBuild's retry rule reads the HResult of "access denied"): the errnos .NET names in its own
     /// words, and for the rest the C library's text, followed by the path where .NET gives one.

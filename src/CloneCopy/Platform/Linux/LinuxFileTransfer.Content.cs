@@ -119,8 +119,9 @@ internal sealed unsafe partial class LinuxFileTransfer
     /// .NET's File.Copy and GNU cp read it (procfs and sysfs on kernels 5.3-5.18, some FUSE and network
     /// filesystems), not the end of the source: if the source did shrink, the read that follows finds its end. So is
     /// any errno before the first byte moved (as in File.Copy, which MSBuild's Copy calls: the fault lane saw it copy
-    /// with read and write after copy_file_range's EIO and ENOSPC), and half-way an errno that means "unavailable here"
-    /// (<see cref="LinuxErrors.KernelCopyUnavailable"/>). Any other errno half-way is this attempt failing, and is thrown.
+    /// with read and write after copy_file_range's EIO and ENOSPC), and any errno half-way: File.Copy moves a file in
+    /// one call, so a later call is CloneCopy's own, and read and write meet a real I/O error or full disk themselves.
+    /// An interrupted call (EINTR) is made again, as File.Copy makes it again.
     /// </summary>
     private long KernelCopy(int source, int destination, string destinationPath, long length, VolumePair volumes, CancellationToken cancellationToken)
     {
@@ -144,11 +145,6 @@ internal sealed unsafe partial class LinuxFileTransfer
             if (errno == LinuxErrors.EINTR)
             {
                 continue;
-            }
-
-            if (sourceOffset != 0 && !LinuxErrors.KernelCopyUnavailable(errno))
-            {
-                throw LinuxErrors.ToException(errno, path: null);
             }
 
             if (sourceOffset == 0 && errno is LinuxErrors.EXDEV or LinuxErrors.EOPNOTSUPP or LinuxErrors.ENOSYS)

@@ -124,7 +124,13 @@ internal sealed unsafe partial class LinuxFileTransfer
         try
         {
             DotNetFileLocks.Lock(destination, exclusive: true, destinationPath, LinuxErrors.EAGAIN);
-            StatOrThrow(destination, destinationPath, out LibC.StatxBuffer destinationStat);
+            if (LibC.Statx(destination, string.Empty, LibC.AT_EMPTY_PATH, LibC.STATX_BASIC_STATS, out LibC.StatxBuffer destinationStat) != 0)
+            {
+                // A look of CloneCopy's own: File.Copy opens, locks and truncates a destination without ever looking at
+                // it, so whatever this call answered, MSBuild's Copy would not have met it. Unavailable here, not failed.
+                throw new OwnCallFailed();
+            }
+
             destinationTouched = true;
             if (destinationStat.Size != 0 && LibC.FTruncate(destination, 0) != 0)
             {
@@ -218,6 +224,15 @@ internal sealed unsafe partial class LinuxFileTransfer
     /// <summary>A failed open as .NET reports it: for ENOENT it blames the folder where the folder is missing too.</summary>
     private static Exception OpenFailure(int errno, string path) =>
         LinuxErrors.ToException(errno, path, inMissingFolder: errno == LinuxErrors.ENOENT && !System.IO.Directory.Exists(System.IO.Path.GetDirectoryName(path)));
+
+    /// <summary>
+    /// A call of CloneCopy's own, one File.Copy never makes (the destination's statx after it was opened, the read-back of
+    /// a clone), failed: the pair is left to File.Copy, the way MSBuild's Copy goes, which cannot meet that failure. Not an
+    /// <see cref="System.IO.IOException"/>, so it is not taken for this attempt failing.
+    /// </summary>
+    internal sealed class OwnCallFailed : Exception
+    {
+    }
 
     private static void StatOrThrow(int fd, string path, out LibC.StatxBuffer buffer)
     {
