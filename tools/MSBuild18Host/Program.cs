@@ -9,14 +9,17 @@ using Microsoft.Build.Execution;
 using Microsoft.Build.Framework;
 using Microsoft.Build.Logging;
 
-// Usage: MSBuild18Host --sdk <.NET SDK folder> [--mt] [--no-restore] [--builds N] [-p:Name=Value]... <project>
+// Usage: MSBuild18Host --sdk <.NET SDK folder> [--mt] [--no-restore] [--builds N] [-v:quiet|minimal|normal|detailed|diagnostic] [-clp:<console logger parameters>]
+//                      [-p:Name=Value]... <project>
 // Restores (unless --no-restore) and builds <project> N times (default 1) with Microsoft.Build's BuildManager in this one process, as MSBuild
 // Server keeps one: before each build after the first it prints "MSBuild18Host: waiting before build N" and reads a line
-// from standard input, so a test can change the machine in between. The log (detailed) goes to standard output. Exit 0
+// from standard input, so a test can change the machine in between. The log (detailed unless -v: says) goes to standard output. Exit 0
 // when every build succeeded, 1 when one failed, 2 on a usage error.
 string? sdk = null;
 bool multiThreaded = false;
 bool restore = true;
+var verbosity = LoggerVerbosity.Detailed;
+string? loggerParameters = null;
 int builds = 1;
 string? project = null;
 var properties = new Dictionary<string, string?>(StringComparer.OrdinalIgnoreCase);
@@ -28,6 +31,8 @@ for (int i = 0; i < args.Length; i++)
         case "--mt": multiThreaded = true; break;
         case "--no-restore": restore = false; break;
         case "--builds": builds = int.Parse(args[++i], System.Globalization.CultureInfo.InvariantCulture); break;
+        case string level when level.StartsWith("-v:", StringComparison.Ordinal): verbosity = Enum.Parse<LoggerVerbosity>(level[3..], ignoreCase: true); break;
+        case string parameters when parameters.StartsWith("-clp:", StringComparison.Ordinal): loggerParameters = parameters[5..]; break;
         case string property when property.StartsWith("-p:", StringComparison.Ordinal):
             string[] pair = property[3..].Split('=', 2);
             properties[pair[0]] = pair[1];
@@ -92,7 +97,7 @@ bool Run(BuildRequestData request)
 {
     var parameters = new BuildParameters
     {
-        Loggers = [new ConsoleLogger(LoggerVerbosity.Detailed)],
+        Loggers = [new ConsoleLogger(verbosity) { Parameters = loggerParameters }],
         MultiThreaded = multiThreaded,
         MaxNodeCount = 1,
         EnableNodeReuse = false,
