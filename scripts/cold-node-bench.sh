@@ -19,6 +19,9 @@
 #   SHAPES="one twenty bin2000 rebuild empty many sample" (the default) picks shapes.
 #   BEFORE=<git revision> also measures CloneCopy as packed from that revision, alternating with the rest, on every
 #   shape but the sample repository (a fourth column: what the changes since that revision were worth).
+#   RUNTIME=11 runs every build with MSBuild 18.12's engine on .NET 11.0.0 instead of the installed SDK's MSBuild
+#   (tools/MSBuild18Host, as the .NET 11 SDK's MSBuild runs; its MSBuild's Copy beside CloneCopy), e.g.
+#   RUNTIME=11 SHAPES=one RUNS=15 bash scripts/cold-node-bench.sh /mnt/xfs /mnt/ext4 (not the sample shape: no restore).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -39,6 +42,21 @@ if [[ -n "${BEFORE:-}" ]]; then
   step "packing CloneCopy as of $BEFORE" "read the error above" dotnet pack "$before_src/repo/src/CloneCopy" -c Release -o "$before_src/feed" -nologo -clp:ErrorsOnly
 fi
 export MSBUILDDISABLENODEREUSE=1 DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1
+if [[ ${RUNTIME:-} == 11 ]]; then
+  msbuild18="$repo/artifacts/msbuild18host"
+  step "publishing tools/MSBuild18Host (MSBuild 18.12 on .NET 11)" "read the error above" \
+    dotnet publish tools/MSBuild18Host -c Release -o "$msbuild18" -nologo -clp:ErrorsOnly
+  sdk_dir="$(dotnet --list-sdks | awk -v v="$(dotnet --version)" '$1 == v {gsub(/[][]/, "", $2); print $2 "/" v}')"
+fi
+# run_msbuild PROJECT [FLAGS]: one build in a fresh process, its task performance summary in the log.
+run_msbuild() {
+  local proj=$1; shift
+  if [[ ${RUNTIME:-} == 11 ]]; then
+    "$msbuild18/MSBuild18Host" --sdk "$sdk_dir" --no-restore -v:normal -clp:PerformanceSummary $(printf '%s\n' "$@" | sed 's/^-mt$/--mt/') "$proj"
+  else
+    dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo "$@"
+  fi
+}
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR%2) printf "%.1f", a[(NR+1)/2]; else printf "%.1f", (a[NR/2]+a[NR/2+1])/2}'; }
 range() { tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {printf "%s–%s", lo, hi}'; }
@@ -124,16 +142,16 @@ measure() {
         continue
       elif [[ $shape == many ]]; then
         rm -rf "$dir/cold/out"; sync
-        (cd "$dir/cold" && /usr/bin/time -f 'peak-kib %M' dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && /usr/bin/time -f 'peak-kib %M' bash -c "$(declare -f run_msbuild); msbuild18='${msbuild18:-}' sdk_dir='${sdk_dir:-}' RUNTIME='${RUNTIME:-}' run_msbuild $proj $flag" >"$log" 2>&1)
         peak[$shape.$mode]+="$(awk '/^peak-kib/ {print $2}' "$log") "
       elif [[ $shape == sample ]]; then
         (cd "$dir/cold/sample" && find src -mindepth 2 -maxdepth 3 \( -path '*/bin' -o -path '*/obj/Debug' \) -prune -exec rm -rf {} + && \
           NUGET_PACKAGES="$dir/cold/nuget" dotnet build Sample.slnx --no-restore -nodeReuse:false -clp:PerformanceSummary -nologo -tl:off $flag >"$log" 2>&1)
       elif [[ $shape == rebuild || $shape == empty ]]; then
-        (cd "$dir/cold" && dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && run_msbuild "$proj" $flag >"$log" 2>&1)
       else
         rm -rf "$dir/cold/out"; sync
-        (cd "$dir/cold" && dotnet msbuild "$proj" -nodeReuse:false -clp:PerformanceSummary -nologo $flag >"$log" 2>&1)
+        (cd "$dir/cold" && run_msbuild "$proj" $flag >"$log" 2>&1)
       fi
       samples[$shape.$mode]+="$(copy_ms "$log") "
     done
@@ -142,7 +160,7 @@ measure() {
 
 echo "## Cold MSBuild nodes: the Copy task's total per build (ms), medians of $RUNS alternating runs"
 echo
-echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), $(dotnet --version) SDK; command: \`${BEFORE:+BEFORE=$BEFORE }${MT:+MT=$MT }${SHAPES:+SHAPES=\"$SHAPES\" }RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
+echo "$(date -u +%Y-%m-%d), $(nproc) cores, kernel $(uname -r), ${RUNTIME:+MSBuild 18.12.2 on .NET 11.0.0 with the }$(dotnet --version) SDK${RUNTIME:+ (its toolset)}; command: \`${RUNTIME:+RUNTIME=$RUNTIME }${BEFORE:+BEFORE=$BEFORE }${MT:+MT=$MT }${SHAPES:+SHAPES=\"$SHAPES\" }RUNS=$RUNS bash scripts/cold-node-bench.sh $*\`"
 echo
 echo "| filesystem | shape | CloneCopy | MSBuild's Copy | CloneCopy vs MSBuild | goal | |"
 echo "|---|---|---:|---:|---:|---|---|"

@@ -5,7 +5,7 @@ namespace CloneCopy.Tests.Integration;
 
 /// <summary>Tests that build real projects with the packed SDK, on the loop-mounted filesystems.</summary>
 [CollectionDefinition(Name)]
-public sealed class BuiltProjectsCollection : ICollectionFixture<LoopFilesystems>, ICollectionFixture<PackedSdk>
+public sealed class BuiltProjectsCollection : ICollectionFixture<LoopFilesystems>, ICollectionFixture<PackedSdk>, ICollectionFixture<MSBuild18>
 {
     public const string Name = "Built projects";
 }

@@ -22,17 +22,47 @@ public sealed class FirstCopyInANodeTests
 {
     private readonly LoopFilesystems _filesystems;
     private readonly PackedSdk _sdk;
+    private readonly MSBuild18 _msbuild18;
 
-    public FirstCopyInANodeTests(LoopFilesystems filesystems, PackedSdk sdk)
+    public FirstCopyInANodeTests(LoopFilesystems filesystems, PackedSdk sdk, MSBuild18 msbuild18)
     {
         _filesystems = filesystems;
         _sdk = sdk;
+        _msbuild18 = msbuild18;
     }
 
     [FilesystemTheory]
     [InlineData(FilesystemKind.Xfs)]
     [InlineData(FilesystemKind.Ext4)]
     public void The_first_Copy_in_a_fresh_node_compiles_nothing_of_CloneCopys_with_the_JIT(FilesystemKind kind)
+    {
+        var (root, compiled, environment) = OneCopyProject(kind);
+
+        var (code, log) = Dotnet.Run("msbuild one.proj -nodeReuse:false -nologo -v:n", root, nugetPackages: null, environment: environment);
+
+        AssertNothingOfCloneCopysCompiled(kind, root, compiled, code, log);
+    }
+
+    /// <summary>
+    /// The same on .NET 11, as the .NET 11 SDK's MSBuild runs (MSBuild 18.12.2's engine on .NET 11.0.0, a fresh process):
+    /// a precompiled image is used only on the runtime major version it was compiled for, so this needs the package's
+    /// image for .NET 11 (measured without it: every method of the Copy's path compiled, as with the portable build).
+    /// </summary>
+    [FilesystemTheory]
+    [InlineData(FilesystemKind.Xfs)]
+    [InlineData(FilesystemKind.Ext4)]
+    public void The_first_Copy_in_a_fresh_NET_11_node_compiles_nothing_of_CloneCopys_with_the_JIT(FilesystemKind kind)
+    {
+        var (root, compiled, environment) = OneCopyProject(kind);
+
+        var (code, log) = _msbuild18.Run("--no-restore one.proj", root, nugetPackages: null, environment: environment);
+
+        Assert.Contains("MSBuild18Host: .NET 11.0.0, Microsoft.Build 18.12.2", log);
+        AssertNothingOfCloneCopysCompiled(kind, root, compiled, code, log);
+        Assert.Contains("Using \"Copy\" task from assembly \"" + Path.Combine(root, "sdk", "tasks", "net10.0", "dotnet11", "linux-x64", "CloneCopy.dll") + "\"", log);
+    }
+
+    private (string Root, string Compiled, Dictionary<string, string> Environment) OneCopyProject(FilesystemKind kind)
     {
         // On reflink XFS: the clone, its once-per-filesystem read-back and the version of MSBuild read, all on the path;
         // on ext4: the refused clone and the copy in the kernel instead.
@@ -55,9 +85,11 @@ public sealed class FirstCopyInANodeTests
             """);
         string compiled = Path.Combine(root, "jit.txt");
         var environment = new Dictionary<string, string> { ["DOTNET_JitStdOutFile"] = compiled, ["DOTNET_JitDisasmSummary"] = "1" };
+        return (root, compiled, environment);
+    }
 
-        var (code, log) = Dotnet.Run("msbuild one.proj -nodeReuse:false -nologo -v:n", root, nugetPackages: null, environment: environment);
-
+    private static void AssertNothingOfCloneCopysCompiled(FilesystemKind kind, string root, string compiled, int code, string log)
+    {
         Assert.True(code == 0, log);
         if (kind == FilesystemKind.Xfs)
         {

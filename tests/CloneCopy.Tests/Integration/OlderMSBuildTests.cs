@@ -63,6 +63,7 @@ public sealed class OlderMSBuildTests : IDisposable
     [Theory]
     [InlineData("net10.0")]
     [InlineData("net10.0/linux-x64")]
+    [InlineData("net10.0/dotnet11/linux-x64")]
     public void The_multithreaded_build_does_not_load_there_so_Sdk_targets_keeps_it_from_such_hosts(string build)
     {
         var (code, output) = RunHost($"tasks/{build}/CloneCopy.dll", Path.Combine(_directory, "never"));
@@ -75,6 +76,8 @@ public sealed class OlderMSBuildTests : IDisposable
     [InlineData("tasks/net10.0/CloneCopy.dll")]
     [InlineData("tasks/net10.0/linux-x64/CloneCopy.dll")]
     [InlineData("tasks/net10.0/win-x64/CloneCopy.dll")]
+    [InlineData("tasks/net10.0/dotnet11/linux-x64/CloneCopy.dll")]
+    [InlineData("tasks/net10.0/dotnet11/win-x64/CloneCopy.dll")]
     public void The_multithreaded_build_uses_only_the_TaskEnvironment_members_MSBuild_18_3_has(string build)
     {
         // Sdk.targets hands this build to MSBuild 18.3 and later, but TaskEnvironment grew after 18.3 (Fallback and

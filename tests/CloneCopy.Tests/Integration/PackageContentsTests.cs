@@ -46,7 +46,7 @@ public sealed class PackageContentsTests
     public void Every_task_assembly_carries_its_symbols_with_mapped_source_paths()
     {
         var assemblies = Entries().Where(entry => entry.FullName.EndsWith(".dll", StringComparison.Ordinal)).ToList();
-        Assert.Equal(5, assemblies.Count); // net8.0, net10.0 (+ linux-x64, win-x64 precompiled), netstandard2.0
+        Assert.Equal(7, assemblies.Count); // net8.0, net10.0 (+ linux-x64, win-x64 precompiled for .NET 10 and for .NET 11), netstandard2.0
 
         foreach (var entry in assemblies)
         {
