@@ -10,6 +10,7 @@ namespace CloneCopy.Tests;
 /// scripts/differential-lanes.sh takes the list of MSBuild's variables from the product instead of a copy.
 /// <c>--msbuild-version</c> prints the version of the MSBuild this build of the suite runs against (the loaded
 /// Microsoft.Build.Framework, as CloneCopy reads it: <see cref="RunningMSBuild"/>), which each lane's line names.
+/// <c>--replace-loop</c> and <c>--read-loop</c> are the atomic-replace race's two processes (<see cref="AtomicReplace.ReplaceRaceDriver"/>).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -35,6 +36,16 @@ internal static class Program
         if (args is ["--fault-copy", string task, string retries, string folder, .. string[] sources])
         {
             return Faults.FaultLaneDriver.Copy(task, int.Parse(retries, System.Globalization.CultureInfo.InvariantCulture), folder, sources);
+        }
+
+        if (args is ["--replace-loop", string writer, string atomic, string source, string destination, string rounds, .. string[] rest])
+        {
+            return AtomicReplace.ReplaceRaceDriver.ReplaceLoop(writer, atomic == "on", source, destination, int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture), rest is ["stop-at-written"]);
+        }
+
+        if (args is ["--read-loop", string path, string length, string stopFile])
+        {
+            return AtomicReplace.ReplaceRaceDriver.ReadLoop(path, long.Parse(length, System.Globalization.CultureInfo.InvariantCulture), stopFile);
         }
 
         if (args is ["--fault-check", string root])
