@@ -42,4 +42,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class CloneReadBackTests : CloneReadBackCases;
 
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
+
+    public sealed class AtomicReplaceTests : AtomicReplaceCases;
 }

@@ -13,7 +13,8 @@ namespace CloneCopy;
 /// (<see cref="IPlatform.ReplaceWith"/>): a reader finds the old file or the new one, never neither or half of one.
 /// MSBuild's rules that look at the destination keep their meaning: a read-only destination is replaced only with
 /// OverwriteReadOnlyFiles (without it, MSBuild's write in place and its error stand); MSBUILDCOPYWITHOUTDELETE keeps
-/// the destination in place, as asked.
+/// the destination in place, as asked. Where the new file cannot be written, the destination ends as MSBuild's Copy
+/// leaves it (deleted), with its error.
 /// </summary>
 internal sealed partial class PairAttempt
 {
@@ -76,7 +77,10 @@ internal sealed partial class PairAttempt
         }
         catch (Exception e) when (CopyRetries.IsIoRelated(e))
         {
+            // A Copy that fails leaves the destination as MSBuild's leaves it (deleted before its write failed): the
+            // build fails either way, and its outputs stay MSBuild's. What the switch changes is a replace that succeeds.
             ReplacementFiles.RemoveQuietly(replacement);
+            DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
             throw ReplacementFiles.AsIfWrittenInPlace(e, replacement, destinationFull);
         }
         catch
