@@ -67,7 +67,7 @@ public sealed class AtomicReplaceBuildRaceTests
               <ItemGroup><Round Include="{rounds}" /></ItemGroup>
               <Target Name="Meet">
                 <Touch Files="$(MSBuildThisFileDirectory)../{me}.ready" AlwaysCreate="true" />
-                <Exec Command="for i in $(seq 1 3000); do [ -f ../{other}.ready ] &amp;&amp; exit 0; sleep 0.01; done; exit 1" />
+                <Exec Command="for i in %24(seq 1 3000); do [ -f ../{other}.ready ] &amp;&amp; exit 0; sleep 0.01; done; exit 1" />
               </Target>
               <Target Name="Round" DependsOnTargets="Meet" Outputs="%(Round.Identity)">
                 {copy}
