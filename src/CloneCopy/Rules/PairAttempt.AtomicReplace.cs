@@ -13,8 +13,8 @@ namespace CloneCopy;
 /// (<see cref="IPlatform.ReplaceWith"/>): a reader finds the old file or the new one, never neither or half of one.
 /// MSBuild's rules that look at the destination keep their meaning: a read-only destination is replaced only with
 /// OverwriteReadOnlyFiles (without it, MSBuild's write in place and its error stand); MSBUILDCOPYWITHOUTDELETE keeps
-/// the destination in place, as asked. Where the new file cannot be written, the destination ends as MSBuild's Copy
-/// leaves it (deleted), with its error.
+/// the destination in place, as asked. Where the new file cannot be made beside the old one, or the rename is refused,
+/// the destination is replaced as MSBuild's Copy replaces it, with its outcome and error.
 /// </summary>
 internal sealed partial class PairAttempt
 {
@@ -55,6 +55,7 @@ internal sealed partial class PairAttempt
         string folder = Path.GetDirectoryName(destinationFull) ?? ".";
         ReplacementFiles.RemoveAbandoned(folder, _options.CleanedFolders);
         string replacement = ReplacementFiles.NewPath(folder);
+        bool announced = false;
         PairOutcome outcome;
         try
         {
@@ -67,6 +68,7 @@ internal sealed partial class PairAttempt
                 return PairOutcome.Failed;
             }
 
+            announced = linked is null; // CopyContent says "Copying file" first
             outcome = linked ?? CopyContent(sourceFull, destinationFull, opened, destinationAbsent: true, writeTo: replacement);
             if (sourceIsReadOnly)
             {
@@ -74,31 +76,21 @@ internal sealed partial class PairAttempt
             }
 
             AtomicReplaceHooks.Reached(AtomicReplaceStep.Written, replacement);
+            PlatformFactory.Current.ReplaceWith(replacement, destinationFull);
         }
         catch (Exception e) when (CopyRetries.IsIoRelated(e))
         {
-            // A Copy that fails leaves the destination as MSBuild's leaves it (deleted before its write failed): the
-            // build fails either way, and its outputs stay MSBuild's. What the switch changes is a replace that succeeds.
+            // The new file could not be made beside the old one (a folder that may not be written while the file may,
+            // an unreadable source, a full disk), or the rename was refused (on Windows, a reader holding the file
+            // without FILE_SHARE_DELETE; a file mounted over): the destination is replaced as MSBuild's Copy replaces
+            // it, and succeeds or fails where that succeeds or fails, with its error.
             ReplacementFiles.RemoveQuietly(replacement);
-            DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
-            throw ReplacementFiles.AsIfWrittenInPlace(e, replacement, destinationFull);
+            return ReplaceInPlace(pair, sourceFull, destinationFull, destination, sourceIsReadOnly, announced);
         }
         catch
         {
             ReplacementFiles.RemoveQuietly(replacement);
             throw;
-        }
-
-        try
-        {
-            PlatformFactory.Current.ReplaceWith(replacement, destinationFull);
-        }
-        catch (Exception e) when (CopyRetries.IsIoRelated(e))
-        {
-            // The rename was refused (on Windows, a reader holding the destination without FILE_SHARE_DELETE; a file
-            // mounted over): the destination is replaced as MSBuild's Copy replaces it, and fails where it fails.
-            ReplacementFiles.RemoveQuietly(replacement);
-            return ReplaceInPlace(pair, sourceFull, destinationFull, destination, outcome, sourceIsReadOnly);
         }
 
         if (outcome.Result == PairResult.HardLinked)
@@ -110,15 +102,18 @@ internal sealed partial class PairAttempt
         return outcome;
     }
 
-    /// <summary>MSBuild's way, after a refused rename: delete, then write at the destination itself; its lines are not said again.</summary>
-    private PairOutcome ReplaceInPlace(CopyPair pair, string sourceFull, string destinationFull, PathStatus destination, PairOutcome made, bool sourceIsReadOnly)
+    /// <summary>MSBuild's way, after the atomic way failed: delete, then write at the destination itself ("Copying file" not said twice).</summary>
+    private PairOutcome ReplaceInPlace(CopyPair pair, string sourceFull, string destinationFull, PathStatus destination, bool sourceIsReadOnly, bool announced)
     {
         DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
-        PairOutcome outcome = made.Result switch
+        PairOutcome? linked = _options.UseHardLinks || _options.UseSymbolicLinks ? LinkOrCloneInstead(sourceFull, destinationFull) : null;
+        if (linked is null && _options.ErrorIfLinkFails)
         {
-            PairResult.HardLinked or PairResult.SymbolicLinked or PairResult.ClonedInsteadOfLink => LinkOrCloneInstead(sourceFull, destinationFull) ?? CopyContent(sourceFull, destinationFull, null, destinationAbsent: false, announce: false),
-            _ => CopyContent(sourceFull, destinationFull, null, destinationAbsent: false, announce: false),
-        };
+            _log.LogErrorWithCodeFromResources(CopyMessages.LinkFailed, sourceFull, destinationFull);
+            return PairOutcome.Failed;
+        }
+
+        PairOutcome outcome = linked ?? CopyContent(sourceFull, destinationFull, null, destinationAbsent: false, announce: !announced);
         if (sourceIsReadOnly)
         {
             ReadOnlyRules.MakeWritable(destinationFull);

@@ -29,9 +29,6 @@ internal static class ReplacementFiles
     public static string NewPath(string folder) =>
         Path.Combine(folder, Prefix + OurProcessId.ToString(CultureInfo.InvariantCulture) + "-" + Interlocked.Increment(ref _next).ToString("x", CultureInfo.InvariantCulture) + Suffix);
 
-    /// <summary>Whether a file name is one of these temporary files.</summary>
-    public static bool IsReplacementName(string fileName) => ProcessOf(fileName) is not null;
-
     /// <summary>Removes, once per folder in <paramref name="cleaned"/>, the temporary files that dead processes left in <paramref name="folder"/>.</summary>
     public static void RemoveAbandoned(string folder, CleanedFolders? cleaned)
     {
@@ -67,29 +64,6 @@ internal static class ReplacementFiles
         {
             // Left for RemoveAbandoned in a later process.
         }
-    }
-
-    /// <summary>
-    /// The exception of a failed write of the replacement, worded as if the destination itself had been written (as
-    /// MSBuild's Copy writes it): MSB3026 and MSB3021 quote the message, and users and tools read it for the path.
-    /// </summary>
-    public static Exception AsIfWrittenInPlace(Exception e, string replacementPath, string destinationPath)
-    {
-        if (!e.Message.Contains(replacementPath))
-        {
-            return e;
-        }
-
-        string message = e.Message.Replace(replacementPath, destinationPath);
-        return e switch
-        {
-            UnauthorizedAccessException => new UnauthorizedAccessException(message, e.InnerException),
-            FileNotFoundException => new FileNotFoundException(message, destinationPath),
-            DirectoryNotFoundException => new DirectoryNotFoundException(message),
-            PathTooLongException => new PathTooLongException(message),
-            IOException when e.GetType() == typeof(IOException) => new IOException(message, e.HResult),
-            _ => e,
-        };
     }
 
     private static int? ProcessOf(string fileName)
