@@ -1,7 +1,6 @@
 using System;
 using System.IO;
 using System.Threading;
-
 using CloneCopy.Platform.Windows;
 using CloneCopy.Tests.Infrastructure;
 using Microsoft.Win32.SafeHandles;
