@@ -36,7 +36,10 @@ public abstract class AtomicReplaceCases : IDisposable
         Assert.True(unreadable > 0, $"{reads} opens never met the destination missing ({writerFailures} writes refused)");
     }
 
+    // The simulator renames over the file its own reader holds open (a host rename): Wine 8 refuses that even to a handle
+    // sharing delete (UnauthorizedAccessException), so the Windows lane leaves these two cases out (scripts/wine-lane.sh).
     [Fact]
+    [Trait("Needs", "RenameOverOpenFile")]
     public void Renamed_over_the_destination_is_never_met_missing()
     {
         (int unreadable, int reads, int writerFailures) = Race(atomic: true);
@@ -45,6 +48,7 @@ public abstract class AtomicReplaceCases : IDisposable
     }
 
     [Fact]
+    [Trait("Needs", "RenameOverOpenFile")]
     public void A_reader_that_shares_delete_keeps_the_old_file_and_the_name_leads_to_the_new_one()
     {
         string destination = TestFiles.Write(Named("app.dll"), 1000, seed: 1);
