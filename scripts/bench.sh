@@ -4,7 +4,7 @@
 #
 #   bash scripts/bench.sh                     # everything: per-file, per-task, 50-project build x 5
 #   PROJECTS=20 RUNS=3 bash scripts/bench.sh  # a smaller build comparison
-#   ONLY=per-file bash scripts/bench.sh       # one part: per-file | per-task | cold | build
+#   ONLY=per-file bash scripts/bench.sh       # one part: per-file | per-task | replace | cold | build
 #
 # "cold" is the Copy task in fresh MSBuild nodes (scripts/cold-node-bench.sh): the first Copy in a node,
 # 20 small calls, 2,000 files, and the sample repository, each through `dotnet msbuild -nodeReuse:false`.
@@ -63,6 +63,12 @@ fi
 if [[ -z "${ONLY:-}" || "${ONLY}" == per-task ]]; then
   echo "## Per task: one Copy call, $FILES files" | tee -a "$results"
   $bench per-task --files "$FILES" --rounds 5 $(fsargs xfs btrfs ext4) | tee -a "$results"
+  echo | tee -a "$results"
+fi
+
+if [[ -z "${ONLY:-}" || "${ONLY}" == replace ]]; then
+  echo "## A rebuild that replaces every destination: $FILES files (CloneCopyAtomicReplace's cost)" | tee -a "$results"
+  $bench replace --files "$FILES" --rounds "${REPLACE_ROUNDS:-7}" $(fsargs xfs ext4) | tee -a "$results"
   echo | tee -a "$results"
 fi
 

@@ -22,15 +22,18 @@
 #                 packages, on the .NET 11.0.0 runtime from its package, CloneCopy's net10.0 build (the one
 #                 Sdk.targets gives such a host), as uid 65534 (tests/MSBuildUnderTest.props, CloneCopyCompareRuntime).
 #                 Their lines name the MSBuild and the runtime the suite read.
+#   atomic-replace the suite with CloneCopyAtomicReplace on for CloneCopy's task (CLONECOPY_TEST_ATOMIC_REPLACE=1), as uid
+#                 65534: a replaced destination is renamed over, never deleted first, and every event and file must still
+#                 be MSBuild's (docs/fidelity.md lists what may differ).
 # Every lane but multithreaded also runs the generated cases (GeneratedDifferentialTests; CLONECOPY_GEN_SEED/_CASES
 # pass through, and CLONECOPY_SCENARIOS, to run a few scenarios in the plain lanes) and prints their summary line on stderr.
 # Needs root (it mounts the filesystems), or CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS (see below). Prints one line per lane: "<lane>: N passed, N failed, N skipped".
-# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded|msbuild-18.0|msbuild-18.12|msbuild-18.10]...   (all when none is named)
+# Usage: scripts/differential-lanes.sh [unprivileged|waves|always-retry|hatches|multithreaded|msbuild-18.0|msbuild-18.12|msbuild-18.10|atomic-replace]...   (all when none is named)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 lanes=("$@")
-((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded msbuild-18.0 msbuild-18.12 msbuild-18.10)
+((${#lanes[@]})) || lanes=(unprivileged waves always-retry hatches multithreaded msbuild-18.0 msbuild-18.12 msbuild-18.10 atomic-replace)
 # As root the lanes run as uid 65534 on filesystems made here. Without root, give mounted directories this user may
 # write (CLONECOPY_TEST_EXT4 and CLONECOPY_TEST_XFS, a reflink XFS) and the lanes run as this user, who is unprivileged.
 if [[ $(id -u) -eq 0 ]]; then
@@ -144,6 +147,9 @@ for lane in "${lanes[@]}"; do
           "${as_user[@]}" env -i "${common[@]}" MSBUILDDISABLEFEATURESFROMVERSION=17.10 "CLONECOPY_SCENARIOS=${CLONECOPY_SCENARIOS:-source folder}" || status=1
       fi
       ;;
+    atomic-replace)
+      run "differential with CloneCopyAtomicReplace on, as $who" \
+        "${as_user[@]}" env -i "${common[@]}" CLONECOPY_TEST_ATOMIC_REPLACE=1 || status=1 ;;
     msbuild-18.*)
       # A build of the suite of its own (bin/msbuild-<version>/, tests/MSBuildUnderTest.props), incremental after the
       # first; without the analyzers, which the main build has run on the same sources (a minute less on 2 cores).

@@ -5,6 +5,7 @@
 #   unprivileged the differential suite against MSBuild's own Copy as uid 65534 (needs root);
 #   waves, always-retry  the same in processes with change waves from 18.7 off (German UI) and with
 #                MSBUILDALWAYSRETRY=1 (Japanese UI) (need root);
+#   atomic-replace the same with CloneCopyAtomicReplace on for CloneCopy's task (needs root);
 #   wine         the Windows lane: the portable tests and the differential suite built for win-x64, under Wine;
 #   demo         the README's main command (scripts/demo.sh), checked for what the README says it shows;
 #   faults       injected system-call faults (strace), MSBuild's Copy against CloneCopy's (scripts/fault-lane.sh);

@@ -10,6 +10,8 @@
 # Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
 # reports success and makes nothing. They run on Linux, and on Windows itself. So are the tests that need a real ReFS
 # volume (trait Needs=RealRefs, CLONECOPY_TEST_REFS): Wine has no block clone; they run in the Windows CI job.
+# Left out too: the tests that rename over a file another handle holds open sharing delete (trait
+# Needs=RenameOverOpenFile): Wine 8 refuses that rename.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,7 +50,7 @@ run_tests() {
     PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
     ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES} \
     ${CLONECOPY_GEN_VERBOSE:+CLONECOPY_GEN_VERBOSE=$CLONECOPY_GEN_VERBOSE} ${CLONECOPY_SCENARIOS:+CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS} \
-    timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" -trait- "Needs=RealRefs" "$@"
+    timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" -trait- "Needs=RealRefs" -trait- "Needs=RenameOverOpenFile" "$@"
 }
 set +e
 run_tests "$@" 2>&1 | tee "$log.out" >&2

@@ -25,6 +25,9 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
     /// <summary>$(CloneCopyVerifyClones): "true" to read back and compare every clone, not only the first per volume.</summary>
     public string? VerifyClones { get; set; }
 
+    /// <summary>$(CloneCopyAtomicReplace): "true" to replace existing destinations by a rename of a finished file, never delete them first.</summary>
+    public string? AtomicReplace { get; set; }
+
     public override bool Execute()
     {
         if (RequireClonesSetting.TryParse(RequireClones, out RequireClonesMode guard) && guard != RequireClonesMode.Off
@@ -40,11 +43,18 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
         }
 
         bool clonesInsteadOfLinks = string.Equals(ClonesInsteadOfLinks?.Trim(), "true", StringComparison.OrdinalIgnoreCase);
-        if (clonesInsteadOfLinks
+        bool atomicReplace = string.Equals(AtomicReplace?.Trim(), "true", StringComparison.OrdinalIgnoreCase);
+        if (atomicReplace && BuildScoped.GetOrCreate(BuildEngine, Copy.VolumeVerdictsKey, () => new BuildVerdicts()) is { } asked)
+        {
+            asked.AtomicReplaceAsked = true;
+        }
+
+        if ((clonesInsteadOfLinks || atomicReplace)
             && ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings) is int id
             && BuildStatistics.ForProject(BuildEngine, id) is BuildStatistics.ProjectBuild build)
         {
-            build.ClonesInsteadOfLinks = true;
+            build.ClonesInsteadOfLinks = clonesInsteadOfLinks;
+            build.AtomicReplace = atomicReplace;
         }
 
         return true;

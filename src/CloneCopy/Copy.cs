@@ -86,6 +86,12 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         set => _diagnostics = value;
     }
 
+    /// <summary>
+    /// CloneCopyAtomicReplace for this call, where a test decides it (the differential lane, the race tests); null in a
+    /// build, where the project's property decides (<see cref="CloneCopySettings"/>).
+    /// </summary>
+    internal bool? AtomicReplaceSetting { get; set; }
+
     /// <summary>The build-scoped <see cref="BuildVerdicts"/> every Copy task hands its transfer chain (and CloneCopySettings fills).</summary>
     internal const string VolumeVerdictsKey = "CloneCopy.VolumeVerdicts";
 
@@ -123,7 +129,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
 
         // Volume verdicts belong to one build: a reused node may meet a volume unlocked or mounted since.
-        if (Transfer is IBuildScopedVerdicts scoped && BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new BuildVerdicts()) is { } build)
+        BuildVerdicts? build = null;
+        if (Transfer is IBuildScopedVerdicts scoped && (build = BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new BuildVerdicts())) is not null)
         {
             scoped.UseVerdictsOf(build);
         }
@@ -132,7 +139,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject()), Transfer, _cancellation.Token);
+        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject(), AtomicReplaceSetting ?? AtomicReplaceInThisProject(build)), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, environment, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
@@ -192,6 +199,14 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     private bool ClonesInsteadOfLinksInThisProject() =>
         (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild(CloneCopyText.IdentifyingLinks)?.ClonesInsteadOfLinks == true;
 
+    /// <summary>
+    /// Whether this project set CloneCopyAtomicReplace: asked (an identifying event) only in a build where some project
+    /// set it, which CloneCopySettings marks on the build's object; every other build's Copy calls never ask.
+    /// </summary>
+    private bool AtomicReplaceInThisProject(BuildVerdicts? build) =>
+        (build ?? BuildScoped.Get<BuildVerdicts>(BuildEngine, VolumeVerdictsKey)) is { AtomicReplaceAsked: true }
+            && ProjectBuild(CloneCopyText.IdentifyingSettings)?.AtomicReplace == true;
+
     /// <summary>The statistics and settings of the project build this call runs in; null where the host cannot say.</summary>
     private BuildStatistics.ProjectBuild? ProjectBuild(string message)
     {
@@ -204,10 +219,15 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         return _projectBuild;
     }
 
-    private CopyOptions CreateOptions(CopyEscapeHatches hatches, CopyEnvironment environment, bool clonesInsteadOfLinks) => new(hatches)
+    /// <summary>The build's set of folders cleaned of abandoned replacement files (once per folder, build and node); a call's own where the host keeps none.</summary>
+    private const string CleanedFoldersKey = "CloneCopy.CleanedFolders";
+
+    private CopyOptions CreateOptions(CopyEscapeHatches hatches, CopyEnvironment environment, bool clonesInsteadOfLinks, bool atomicReplace) => new(hatches)
     {
         Environment = environment,
         ClonesInsteadOfLinks = clonesInsteadOfLinks,
+        AtomicReplace = atomicReplace,
+        CleanedFolders = atomicReplace ? BuildScoped.GetOrCreate(BuildEngine, CleanedFoldersKey, () => new CleanedFolders()) ?? new CleanedFolders() : null,
         Retries = Retries,
         RetryDelayMilliseconds = RetryDelayMilliseconds,
         UseHardLinks = UseHardlinksIfPossible,

@@ -46,4 +46,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class ExtendedAttributeReplyTests : ExtendedAttributeReplyCases;
 
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
+
+    public sealed class AtomicReplaceTests : AtomicReplaceCases;
 }

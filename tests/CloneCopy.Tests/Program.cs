@@ -13,6 +13,7 @@ namespace CloneCopy.Tests;
 /// <c>--runtime-version</c> the .NET runtime it runs on (the msbuild-18.10/18.12 lanes run a self-contained .NET 11).
 /// <c>--escape-hatches-under VERSION</c> prints what CloneCopy reads from MSBuild's retry and link switches in this
 /// process as under that MSBuild (<see cref="EscapeHatchesUnderAnOldMSBuildTests"/>).
+/// <c>--replace-loop</c> and <c>--read-loop</c> are the atomic-replace race's two processes (<see cref="AtomicReplace.ReplaceRaceDriver"/>).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -52,6 +53,16 @@ internal static class Program
         if (args is ["--fault-copy", string task, string retries, string folder, .. string[] sources])
         {
             return Faults.FaultLaneDriver.Copy(task, int.Parse(retries, System.Globalization.CultureInfo.InvariantCulture), folder, sources);
+        }
+
+        if (args is ["--replace-loop", string writer, string atomic, string source, string destination, string rounds, .. string[] rest])
+        {
+            return AtomicReplace.ReplaceRaceDriver.ReplaceLoop(writer, atomic == "on", source, destination, int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture), rest is ["stop-at-written"]);
+        }
+
+        if (args is ["--read-loop", string path, string length, string stopFile])
+        {
+            return AtomicReplace.ReplaceRaceDriver.ReadLoop(path, long.Parse(length, System.Globalization.CultureInfo.InvariantCulture), stopFile);
         }
 
         if (args is ["--fault-check", string root])

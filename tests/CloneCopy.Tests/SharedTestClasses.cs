@@ -66,4 +66,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class AtomicReplaceTests : AtomicReplaceCases;
 }

@@ -45,7 +45,7 @@ public static class PerTaskBenchmark
     }
 
     /// <summary>Sizes shaped like a real bin/ folder: mostly small assemblies and PDBs, a few large ones.</summary>
-    private static ITaskItem[] CreateSources(string directory, int count)
+    internal static ITaskItem[] CreateSources(string directory, int count)
     {
         Directory.CreateDirectory(directory);
         var random = new Random(2026);
@@ -98,7 +98,7 @@ public static class PerTaskBenchmark
     }
 
     /// <summary>Each run starts from the same state: the previous run's deletions on disk, garbage collected.</summary>
-    private static void Prime()
+    internal static void Prime()
     {
         Sync();
         GC.Collect();

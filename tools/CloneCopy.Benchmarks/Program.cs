@@ -6,6 +6,7 @@ using CloneCopy.Benchmarks;
 // Usage:
 //   CloneCopy.Benchmarks per-file --fs xfs=/mnt/xfs --fs btrfs=/mnt/btrfs --fs ext4=/mnt/ext4
 //   CloneCopy.Benchmarks per-task --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]
+//   CloneCopy.Benchmarks replace --fs xfs=/mnt/xfs --fs ext4=/mnt/ext4 [--files 2000] [--rounds 5]   # a rebuild replacing every destination: CloneCopyAtomicReplace's cost
 //   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50] [--clonecopy no]
 //   CloneCopy.Benchmarks floor --from bin --to out [--pattern *.dll]   # the minimal clone loop, timed in this (fresh) process
 //   CloneCopy.Benchmarks read-back --fs xfs=/mnt/xfs [--rounds 15]   # what the clone read-back costs
@@ -21,6 +22,9 @@ switch (command)
     case "per-task":
         PerTaskBenchmark.Run(filesystems, Get("files", 2000), Get("rounds", 5), Console.Out);
         break;
+    case "replace":
+        ReplaceBenchmark.Run(filesystems, Get("files", 2000), Get("rounds", 5), Console.Out);
+        break;
     case "generate-repo":
         RepositoryGenerator.Generate(options.Single(o => o.Key == "out").Value, Get("projects", 50), options.Where(o => o.Key == "feed").Select(o => o.Value).LastOrDefault() ?? string.Empty,
             useCloneCopy: options.Where(o => o.Key == "clonecopy").Select(o => o.Value).LastOrDefault() != "no");
@@ -32,7 +36,7 @@ switch (command)
         Console.WriteLine(MinimalCloneLoop.TimeFresh(Value("from"), Value("to"), options.Where(o => o.Key == "pattern").Select(o => o.Value).LastOrDefault() ?? "*").ToString("0.0", System.Globalization.CultureInfo.InvariantCulture));
         break;
     default:
-        Console.Error.WriteLine("commands: per-file | per-task | generate-repo | read-back | floor (see Program.cs)");
+        Console.Error.WriteLine("commands: per-file | per-task | replace | generate-repo | read-back | floor (see Program.cs)");
         return 2;
 }
 

@@ -21,6 +21,7 @@ internal sealed class BuildVerdicts
 {
     private volatile bool _clonesMustBeKnown;
     private volatile bool _verifyClones;
+    private volatile bool _atomicReplaceAsked;
 
     /// <summary>
     /// Set when a project of this build on this node asked for the CI guard (CloneCopyRequireClones): a file that can
@@ -41,5 +42,15 @@ internal sealed class BuildVerdicts
     {
         get => _verifyClones;
         set => _verifyClones = value;
+    }
+
+    /// <summary>
+    /// Set when a project of this build on this node asked for CloneCopyAtomicReplace: only then does a Copy ask which
+    /// project build it runs in (a logged event) to read that project's setting. Builds without it never ask.
+    /// </summary>
+    public bool AtomicReplaceAsked
+    {
+        get => _atomicReplaceAsked;
+        set => _atomicReplaceAsked = value;
     }
 }

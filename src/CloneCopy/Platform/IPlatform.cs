@@ -57,6 +57,14 @@ internal interface IPlatform
     /// </summary>
     FileInfo FileItLeadsTo(string path);
 
+    /// <summary>
+    /// CloneCopyAtomicReplace: moves <paramref name="replacementPath"/> over <paramref name="destinationPath"/> (an
+    /// existing file in the same folder) in one step, so that a reader opening the destination finds the old file or
+    /// the new one, never neither. Throws an <see cref="IOException"/> (or <see cref="System.UnauthorizedAccessException"/>)
+    /// where it cannot; the caller then replaces the destination as MSBuild's Copy does.
+    /// </summary>
+    void ReplaceWith(string replacementPath, string destinationPath);
+
     /// <summary>The transfer chain (clone, else copy), shared by every Copy task in the process so capability verdicts are learnt once per node.</summary>
     IFileTransfer Transfer { get; }
 }

@@ -24,6 +24,15 @@ internal sealed class CopyOptions
     /// <summary>CloneCopyClonesInsteadOfLinks: where a link is asked for and the pair can clone, clone instead.</summary>
     public bool ClonesInsteadOfLinks { get; init; }
 
+    /// <summary>
+    /// CloneCopyAtomicReplace: an existing destination is replaced by a finished file renamed over it, never deleted
+    /// first (<see cref="PairAttempt"/>, docs/how-it-works.md).
+    /// </summary>
+    public bool AtomicReplace { get; init; }
+
+    /// <summary>Where CloneCopyAtomicReplace remembers which folders it has cleaned of abandoned replacement files.</summary>
+    public CleanedFolders? CleanedFolders { get; init; }
+
     /// <summary>DestinationFolder's item spec, or null; a failure to create it because a file is in the way is not retried.</summary>
     public string? DestinationFolder { get; init; }
 

@@ -14,7 +14,7 @@ namespace CloneCopy;
 /// then the read-only rule for the result. Returns a failure for conditions retrying cannot fix; throws for
 /// I/O errors, which <see cref="CopyRetries"/> may retry.
 /// </summary>
-internal sealed class PairAttempt
+internal sealed partial class PairAttempt
 {
     private readonly TaskLoggingHelper _log;
     private readonly CopyOptions _options;
@@ -83,6 +83,11 @@ internal sealed class PairAttempt
         }
 
         _directories.Ensure(Path.GetDirectoryName(pair.DestinationSpec) ?? string.Empty, Path.GetDirectoryName(destinationFull));
+        if (destination.Exists && _options.AtomicReplace && ReplacesAtomically(pair, destinationFull, ref destination))
+        {
+            return ReplaceAtomically(pair, sourceFull, destinationFull, destination, opened, ReadOnlyRules.IsReadOnly(source, sourceAsSeen));
+        }
+
         if (destination.Exists)
         {
             DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
@@ -152,12 +157,18 @@ internal sealed class PairAttempt
     private OpenedSource? OpenSourceFirst(string sourceFull, string sourceAsSeen) =>
         _openFirst is not null && CanOpenFirst(sourceFull, sourceAsSeen) ? _openFirst.TryOpenSource(sourceFull) : null;
 
-    private PairOutcome CopyContent(string sourceFull, string destinationFull, OpenedSource? opened, bool destinationAbsent)
+    /// <param name="writeTo">Where the bytes go when that is not the destination itself: CloneCopyAtomicReplace's replacement file.</param>
+    /// <param name="announce">False where the "Copying file" line was already said for this attempt.</param>
+    private PairOutcome CopyContent(string sourceFull, string destinationFull, OpenedSource? opened, bool destinationAbsent, string? writeTo = null, bool announce = true)
     {
-        _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        if (announce)
+        {
+            _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.FileComment, sourceFull, destinationFull);
+        }
+
         TransferResult transfer = opened is not null
-            ? _openFirst!.Transfer(opened, destinationFull, destinationAbsent, _cancellation)
-            : _transfer.Transfer(sourceFull, destinationFull, _cancellation);
+            ? _openFirst!.Transfer(opened, writeTo ?? destinationFull, destinationAbsent, _cancellation)
+            : _transfer.Transfer(sourceFull, writeTo ?? destinationFull, _cancellation);
         if (_logsLowImportance)
         {
             // The commonest line's text looked up once per call, not once per file (a resource lookup each time).
@@ -170,24 +181,25 @@ internal sealed class PairAttempt
     }
 
     /// <summary>A link as asked, or a clone in its place (CloneCopyClonesInsteadOfLinks); null when neither was made.</summary>
-    private PairOutcome? LinkOrCloneInstead(string sourceFull, string destinationFull)
+    /// <param name="writeTo">Where the link or clone is made when that is not the destination itself (CloneCopyAtomicReplace).</param>
+    private PairOutcome? LinkOrCloneInstead(string sourceFull, string destinationFull, string? writeTo = null)
     {
-        if (_options.ClonesInsteadOfLinks && TryCloneInsteadOfLink(sourceFull, destinationFull, out TransferResult clone))
+        if (_options.ClonesInsteadOfLinks && TryCloneInsteadOfLink(sourceFull, destinationFull, writeTo ?? destinationFull, out TransferResult clone))
         {
             return new PairOutcome(PairResult.ClonedInsteadOfLink, clone);
         }
 
-        return TryLink(sourceFull, destinationFull) is PairResult link ? new PairOutcome(link) : null;
+        return TryLink(sourceFull, destinationFull, writeTo ?? destinationFull) is PairResult link ? new PairOutcome(link) : null;
     }
 
     /// <summary>
     /// CloneCopyClonesInsteadOfLinks: the disk savings of a link without its shared writes. Where no clone is
     /// possible, nothing has happened and MSBuild's link rules run as they would have.
     /// </summary>
-    private bool TryCloneInsteadOfLink(string sourceFull, string destinationFull, out TransferResult clone)
+    private bool TryCloneInsteadOfLink(string sourceFull, string destinationFull, string writeTo, out TransferResult clone)
     {
         clone = default;
-        if (_transfer is not ICloneOnlyTransfer cloner || !cloner.TryCloneOnly(sourceFull, destinationFull, _cancellation, out clone))
+        if (_transfer is not ICloneOnlyTransfer cloner || !cloner.TryCloneOnly(sourceFull, writeTo, _cancellation, out clone))
         {
             return false;
         }
@@ -197,12 +209,12 @@ internal sealed class PairAttempt
         return true;
     }
 
-    private PairResult? TryLink(string sourceFull, string destinationFull)
+    private PairResult? TryLink(string sourceFull, string destinationFull, string writeTo)
     {
         if (_options.UseHardLinks)
         {
             _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.HardLinkComment, sourceFull, destinationFull);
-            if (PlatformFactory.Current.TryCreateHardLink(sourceFull, destinationFull, out string error))
+            if (PlatformFactory.Current.TryCreateHardLink(sourceFull, writeTo, out string error))
             {
                 return PairResult.HardLinked;
             }
@@ -213,7 +225,7 @@ internal sealed class PairAttempt
         if (_options.UseSymbolicLinks)
         {
             _log.LogCopyMessage(MessageImportance.Normal, CopyMessages.SymbolicLinkComment, sourceFull, destinationFull);
-            if (PlatformFactory.Current.TryCreateSymbolicLink(sourceFull, destinationFull, out string error))
+            if (PlatformFactory.Current.TryCreateSymbolicLink(sourceFull, writeTo, out string error))
             {
                 return PairResult.SymbolicLinked;
             }

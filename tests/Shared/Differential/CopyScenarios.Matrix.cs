@@ -266,6 +266,14 @@ public static partial class CopyScenarios
             Arrange = t => t.File("special.sh", 300, 51).Mode("special.sh", UnixFileMode.SetUser | UnixFileMode.SetGroup | UnixFileMode.StickyBit | UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute | UnixFileMode.GroupRead),
             ExpectSuccess = true,
         };
+        yield return new("a writable file in a folder that may not be written", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["locked/o.txt"], Retries = 1 })
+        {
+            // MSBuild's delete fails quietly and its copy writes the file in place (for root the delete succeeds): a
+            // replace that needs a new name in the folder (CloneCopyAtomicReplace) must end the same.
+            UnixOnly = true,
+            Arrange = t => t.File("locked/o.txt", 10, 53).Mode("locked", UnixFileMode.UserRead | UnixFileMode.UserExecute),
+            ExpectSuccess = true,
+        };
         yield return new("write-only destination", new CopyParameters { SourceFiles = ["a.txt"], DestinationFiles = ["wo.txt"], Retries = 1 })
         {
             UnixOnly = true,

@@ -26,7 +26,17 @@ public static class DifferentialRunner
         || OlderMSBuild.Before(RunningMSBuild.AccessDeniedRetriedOffWindows);
 
     public static void AssertSameBehaviour(CopyScenario scenario, string parent, bool multiThreaded = false) =>
-        AssertSameBehaviour(scenario, parent, () => new CloneCopy.Copy(), multiThreaded);
+        AssertSameBehaviour(scenario, parent, CloneCopyTask, multiThreaded);
+
+    /// <summary>
+    /// The atomic-replace lane (scripts/differential-lanes.sh): a process started with CLONECOPY_TEST_ATOMIC_REPLACE=1
+    /// holds CloneCopy with CloneCopyAtomicReplace on to MSBuild's Copy (a setting of CloneCopy's alone, which MSBuild's
+    /// task never sees).
+    /// </summary>
+    public static bool AtomicReplaceLane => Environment.GetEnvironmentVariable("CLONECOPY_TEST_ATOMIC_REPLACE") == "1";
+
+    /// <summary>CloneCopy's task as this lane runs it.</summary>
+    public static ITask CloneCopyTask() => new CloneCopy.Copy { AtomicReplaceSetting = AtomicReplaceLane ? true : null };
 
     /// <param name="candidate">The task held to MSBuild's Copy: CloneCopy's, or MSBuild's own again (is it deterministic here?).</param>
     /// <param name="multiThreaded">

@@ -35,5 +35,8 @@ internal sealed class PortablePlatform : IPlatform
         return false;
     }
 
+    /// <summary>.NET's File.Replace, a rename(2) where the runtime is not on Windows (no backup file asked for).</summary>
+    public void ReplaceWith(string replacementPath, string destinationPath) => File.Replace(replacementPath, destinationPath, null);
+
     public FileInfo FileItLeadsTo(string path) => DotNetPathProbe.FileItLeadsTo(path);
 }

@@ -30,6 +30,10 @@ internal static partial class UnixLibC
     [LibraryImport(Library, EntryPoint = "link", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Link(string existingPath, string newPath);
 
+    /// <summary>rename(2): replaces an existing destination atomically (POSIX), on Linux and macOS alike.</summary>
+    [LibraryImport(Library, EntryPoint = "rename", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
+    public static partial int Rename(string oldPath, string newPath);
+
     [LibraryImport(Library, EntryPoint = "symlink", SetLastError = true, StringMarshalling = StringMarshalling.Utf8)]
     public static partial int Symlink(string target, string linkPath);
 }

@@ -1,5 +1,6 @@
 #if NET
 using System.IO;
+using System.Runtime.InteropServices;
 using CloneCopy.Engine;
 using CloneCopy.Platform.Portable;
 
@@ -37,6 +38,16 @@ internal class UnixPlatform : IPlatform
     public bool TryCreateHardLink(string existingPath, string newPath, out string error) => UnixLinks.TryCreateHardLink(existingPath, newPath, out error);
 
     public bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) => UnixLinks.TryCreateSymbolicLink(existingPath, newPath, out error);
+
+    /// <summary>rename(2), atomic over an existing file on every POSIX filesystem (Linux, macOS): one system call.</summary>
+    public void ReplaceWith(string replacementPath, string destinationPath)
+    {
+        if (UnixLibC.Rename(replacementPath, destinationPath) != 0)
+        {
+            int errno = Marshal.GetLastPInvokeError();
+            throw new IOException($"{Marshal.GetPInvokeErrorMessage(errno)} : '{destinationPath}'", errno);
+        }
+    }
 
     public FileInfo FileItLeadsTo(string path) => DotNetPathProbe.FileItLeadsTo(path);
 }

@@ -120,6 +120,16 @@ internal interface IWindowsSystemCalls
     /// </summary>
     int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents);
 
+    /// <summary>
+    /// SetFileInformationByHandle(FileRenameInfoEx) with FILE_RENAME_FLAG_* <paramref name="flags"/>: gives the open
+    /// file (opened with DELETE access) the name <paramref name="newPath"/>, a full path. Windows 10 1709 and later;
+    /// older systems and some filesystems answer ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED.
+    /// </summary>
+    int RenameByHandle(SafeFileHandle file, string newPath, uint flags);
+
+    /// <summary>MoveFileExW with MOVEFILE_REPLACE_EXISTING (and nothing else: never a copy across volumes).</summary>
+    int MoveFileReplacing(string existingPath, string newPath);
+
     /// <summary>DeleteFileW.</summary>
     int DeleteFile(string path);
 

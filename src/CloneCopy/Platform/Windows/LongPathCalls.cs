@@ -116,6 +116,10 @@ internal sealed class LongPathCalls : IWindowsSystemCalls
 
     public int GetExtents(SafeFileHandle file, int maximum, out Win32Extent[] extents) => _inner.GetExtents(file, maximum, out extents);
 
+    public int RenameByHandle(SafeFileHandle file, string newPath, uint flags) => _inner.RenameByHandle(file, Extended(newPath), flags);
+
+    public int MoveFileReplacing(string existingPath, string newPath) => _inner.MoveFileReplacing(Extended(existingPath), Extended(newPath));
+
     public int DeleteFile(string path) => _inner.DeleteFile(Extended(path));
 
     /// <summary>The link's own path only: its target is stored as given.</summary>

@@ -58,6 +58,12 @@ internal static class Win32
     public const uint FileSupportsBlockRefcounting = 0x08000000;
 
     // FILE_DISPOSITION_INFO_EX flags (FileDispositionInfoEx).
+    public const uint FileRenameFlagReplaceIfExists = 0x1;
+    public const uint FileRenameFlagPosixSemantics = 0x2;
+    public const uint MoveFileReplaceExisting = 0x1;
+    public const uint Synchronize = 0x00100000;
+    public const uint FileFlagOpenReparsePoint = 0x00200000;
+
     public const uint FileDispositionFlagDelete = 0x1;
     public const uint FileDispositionFlagPosixSemantics = 0x2;
     public const uint FileDispositionFlagIgnoreReadOnlyAttribute = 0x10;

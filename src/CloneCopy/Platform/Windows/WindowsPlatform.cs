@@ -85,6 +85,8 @@ internal sealed class WindowsPlatform : IPlatform
     public bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
         WindowsLinks.TryCreateSymbolicLink(_kernel, WindowsOsBuild.Current, existingPath, newPath, out error);
 
+    public void ReplaceWith(string replacementPath, string destinationPath) => WindowsReplace.Replace(_kernel, replacementPath, destinationPath);
+
     /// <summary>.NET follows links itself; the .NET Framework build asks kernel32 for the final path.</summary>
     public FileInfo FileItLeadsTo(string path) =>
         DotNetPathProbe.FileItLeadsTo(path, link => WindowsLinks.TryGetFinalPath(_kernel, link, out string final) ? final : null);

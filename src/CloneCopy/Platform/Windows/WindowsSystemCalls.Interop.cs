@@ -18,6 +18,7 @@ internal sealed partial class WindowsSystemCalls
         public const int FileBasicInfoClass = 0;
         public const int FileDispositionInfoClass = 4;
         public const int FileDispositionInfoExClass = 21;
+        public const int FileRenameInfoExClass = 22;
         public const int FileEndOfFileInfoClass = 6;
         public const int FileIdInfoClass = 18;
         public const int FileStreamInfoClass = 7;
@@ -120,6 +121,13 @@ internal sealed partial class WindowsSystemCalls
         /// <summary>FSCTL_GET_RETRIEVAL_POINTERS: STARTING_VCN_INPUT_BUFFER in, RETRIEVAL_POINTERS_BUFFER out (raw bytes).</summary>
         [DllImport(Kernel32, SetLastError = true, EntryPoint = "DeviceIoControl")]
         public static extern bool GetRetrievalPointers(SafeFileHandle device, uint ioControlCode, ref long startingVcn, uint inBufferSize, byte[] outBuffer, uint outBufferSize, out uint bytesReturned, IntPtr overlapped);
+
+        /// <summary>The FILE_RENAME_INFO form, in a buffer laid out by the caller (its name follows the fixed part).</summary>
+        [DllImport(Kernel32, SetLastError = true, EntryPoint = "SetFileInformationByHandle")]
+        public static extern bool SetFileRenameInformation(SafeFileHandle file, int fileInformationClass, IntPtr renameInfo, uint bufferSize);
+
+        [DllImport(Kernel32, EntryPoint = "MoveFileExW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern bool MoveFileEx(string existingFileName, string newFileName, uint flags);
 
         [DllImport(Kernel32, EntryPoint = "DeleteFileW", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool DeleteFile(string fileName);

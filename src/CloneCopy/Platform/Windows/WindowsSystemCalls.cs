@@ -375,6 +375,34 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         return build > 0 ? 0 : Win32.ErrorGenFailure;
     }
 
+    /// <summary>
+    /// FILE_RENAME_INFO: Flags (a DWORD, in a union with the BOOLEAN ReplaceIfExists), RootDirectory (a HANDLE, null
+    /// here), FileNameLength in bytes, then the name's UTF-16 characters; the buffer ends with a terminating zero.
+    /// </summary>
+    public int RenameByHandle(SafeFileHandle file, string newPath, uint flags)
+    {
+        int rootOffset = IntPtr.Size; // the DWORD union, padded to a pointer's alignment
+        int lengthOffset = rootOffset + IntPtr.Size;
+        int nameOffset = lengthOffset + sizeof(uint);
+        int size = nameOffset + ((newPath.Length + 1) * sizeof(char));
+        IntPtr buffer = Marshal.AllocHGlobal(size);
+        try
+        {
+            Marshal.Copy(new byte[size], 0, buffer, size);
+            Marshal.WriteInt32(buffer, 0, unchecked((int)flags));
+            Marshal.WriteInt32(buffer, lengthOffset, newPath.Length * sizeof(char));
+            Marshal.Copy(newPath.ToCharArray(), 0, buffer + nameOffset, newPath.Length);
+            return Native.SetFileRenameInformation(file, Native.FileRenameInfoExClass, buffer, (uint)size) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+        }
+        finally
+        {
+            Marshal.FreeHGlobal(buffer);
+        }
+    }
+
+    public int MoveFileReplacing(string existingPath, string newPath) =>
+        Native.MoveFileEx(existingPath, newPath, Win32.MoveFileReplaceExisting) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
     public int DeleteFile(string path) => Native.DeleteFile(path) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
 
     public int CreateSymbolicLink(string linkPath, string targetPath, uint flags) =>

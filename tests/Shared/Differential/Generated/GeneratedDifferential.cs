@@ -30,7 +30,7 @@ public static class GeneratedDifferential
     }
 
     public static GeneratedReport Run(int firstSeed, int count, string parent) =>
-        Run(Enumerable.Range(firstSeed, count).Select(CaseGenerator.Make), parent, () => new CloneCopy.Copy(), new GeneratedReport(firstSeed, count));
+        Run(Enumerable.Range(firstSeed, count).Select(CaseGenerator.Make), parent, DifferentialRunner.CloneCopyTask, new GeneratedReport(firstSeed, count));
 
     /// <param name="candidate">The task held to MSBuild's Copy: CloneCopy's (tests of the runner give others).</param>
     public static GeneratedReport Run(IEnumerable<GeneratedCase> cases, string parent, Func<ITask> candidate, GeneratedReport report)
