@@ -164,4 +164,30 @@ public sealed class ScenarioTree
         System.IO.File.SetLastWriteTimeUtc(Path.Combine(Root, relative), lastWriteUtc);
         return this;
     }
+
+    /// <summary>
+    /// Sets a symbolic link's own last-write time, the one lstat reads and so the one .NET's FileInfo (and through it
+    /// both Copy tasks' SkipUnchangedFiles) sees of a link on Unix; what the link leads to keeps its time. .NET sets a
+    /// link's own time rather than following it; this checks that it did, so a runtime that changed it fails here.
+    /// </summary>
+    public ScenarioTree LinkTime(string relative, DateTime lastWriteUtc)
+    {
+        string path = Path.Combine(Root, relative);
+        var link = new FileInfo(path);
+        if (link.LinkTarget is null)
+        {
+            throw new InvalidOperationException($"{relative} is not a symbolic link");
+        }
+
+        DateTime? leadsTo = link.ResolveLinkTarget(returnFinalTarget: true) is { Exists: true } target ? target.LastWriteTimeUtc : null;
+        System.IO.File.SetLastWriteTimeUtc(path, lastWriteUtc);
+        link.Refresh();
+        DateTime? leadsToAfter = link.ResolveLinkTarget(returnFinalTarget: true) is { Exists: true } after ? after.LastWriteTimeUtc : null;
+        if (link.LastWriteTimeUtc != lastWriteUtc || leadsTo != leadsToAfter)
+        {
+            throw new InvalidOperationException($"{relative}: its own time is {link.LastWriteTimeUtc:o} (asked {lastWriteUtc:o}); what it leads to went from {leadsTo:o} to {leadsToAfter:o}");
+        }
+
+        return this;
+    }
 }
