@@ -279,9 +279,13 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     private NotClonedReason ReadBack((string, string) volumes, FileInfo source, string destinationPath)
     {
         bool same;
+        bool sourceRewritten = false;
         try
         {
-            same = Verifier.Confirms(volumes.Item2, source.FullName, destinationPath, source.Length, (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true);
+            // The source is read again by path, so another process may have written it since the clone: then the
+            // difference is that writer's, not the volume's (source holds what was seen before the clone).
+            same = Verifier.Confirms(volumes.Item2, source.FullName, destinationPath, source.Length, (Volatile.Read(ref _build) as BuildVerdicts)?.VerifyClones == true,
+                () => sourceRewritten = WrittenSince(source));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -294,9 +298,23 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
             return NotClonedReason.None;
         }
 
+        if (sourceRewritten)
+        {
+            // Copied as any file whose clone was refused: the copy takes what the source holds now.
+            File.Delete(destinationPath);
+            return NotClonedReason.RefusedForThisFile;
+        }
+
         _capabilities.RememberImpossible(volumes, NotClonedReason.CloneReadBackDiffered);
         File.Delete(destinationPath);
         return NotClonedReason.CloneReadBackDiffered;
+    }
+
+    /// <summary>Whether the file's size or last-write time moved since <paramref name="before"/> was read (or it is gone).</summary>
+    private static bool WrittenSince(FileInfo before)
+    {
+        var now = new FileInfo(before.FullName);
+        return !now.Exists || now.Length != before.Length || now.LastWriteTimeUtc != before.LastWriteTimeUtc;
     }
 
     /// <summary>A block clone carries no metadata: give the destination what File.Copy would have.</summary>

@@ -178,6 +178,33 @@ public abstract class MacCloneFileClonerCases : IDisposable
         Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
     }
 
+    [Fact]
+    public void A_source_another_process_writes_between_the_clone_and_its_read_back_raises_no_CLC008_and_the_volume_still_clones()
+    {
+        // clonefile gives no handle, so the read-back opens the source again by path: a writer meanwhile makes the clone
+        // differ from what the source now holds. That says nothing of the volume: no CLC008, nothing condemned; the file
+        // is copied as after any one-file refusal, with what the source holds now.
+        string source = TestFiles.Write(Path.Combine(_directory, "busy.dll"), 70_000, seed: 4);
+        string destination = Path.Combine(_directory, "busy.copy");
+        var diagnostics = new EngineDiagnostics();
+        var transfer = new ClonerTransfer(() => new MacCloneFileCloner(_calls), diagnostics, unixModes: !OperatingSystem.IsWindows());
+        byte[] rewritten = TestFiles.Content(70_000, seed: 5);
+        transfer.Verifier.AfterCloneForTests = (_, _) =>
+        {
+            File.WriteAllBytes(source, rewritten);
+            File.SetLastWriteTimeUtc(source, DateTime.UtcNow.AddMinutes(5));
+        };
+
+        TransferResult result = transfer.Transfer(source, destination, CancellationToken.None);
+        transfer.Verifier.AfterCloneForTests = null;
+        TransferResult next = transfer.Transfer(TestFiles.Write(Path.Combine(_directory, "c.dll"), 70_000, seed: 6), Path.Combine(_directory, "c.copy"), CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.RefusedForThisFile), (result.Method, result.Reason));
+        Assert.Equal(rewritten, File.ReadAllBytes(destination));
+        Assert.False(diagnostics.TryTake(out _)); // no CLC008
+        Assert.Equal(TransferMethod.Cloned, next.Method);
+    }
+
     [Theory]
     [InlineData(MacCloneErrors.EEXIST)]
     [InlineData(MacCloneErrors.EACCES)]
