@@ -79,7 +79,7 @@ check "the tool bundles CloneCopy $version and no other" test "${#bundled[@]}" -
 # An embedded portable PDB starts with the signature MPDB: every assembly has its symbols inside.
 missing=$(find "$work/sdk/tasks" "$work/tool-package/tools" -name '*.dll' \( -name 'CloneCopy.dll' -o -name 'clonecopy-compare.dll' \) -print0 | xargs -0 grep -L MPDB)
 count=$(find "$work/sdk/tasks" -name CloneCopy.dll | wc -l)
-check "5 task assemblies in CloneCopy, each with its PDB embedded${missing:+ (none in: $missing)}" test "$count" -eq 5 -a -z "$missing"
+check "7 task assemblies in CloneCopy (netstandard2.0, net8.0, net10.0, and net10.0 precompiled for .NET 10 and for .NET 11 on linux-x64 and win-x64), each with its PDB embedded${missing:+ (none in: $missing)}" test "$count" -eq 7 -a -z "$missing"
 # A build-machine path in any text of either package: this checkout, the home folder, the agent's work folder.
 leaks=$(grep -rlF -e "$repo" -e "$HOME/" ${AGENT_BUILDDIRECTORY:+-e "$AGENT_BUILDDIRECTORY"} "$work/sdk" "$work/tool-package" 2>/dev/null)
 check "no build-machine path in either package${leaks:+ (in: $leaks)}" test -z "$leaks"
