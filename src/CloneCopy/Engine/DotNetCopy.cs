@@ -36,21 +36,19 @@ internal static class DotNetCopy
     /// The bytes written, for the summary only: a look MSBuild's Copy does not take after File.Copy, so a failing look
     /// must not fail a copy that is made. Then the source's length, else nothing counted.
     /// </summary>
-    private static long LengthForTheSummary(string destinationPath, string sourcePath)
-    {
-        foreach (string path in new[] { destinationPath, sourcePath })
-        {
-            try
-            {
-                return new FileInfo(path).Length;
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                // The next path, or nothing.
-            }
-        }
+    private static long LengthForTheSummary(string destinationPath, string sourcePath) =>
+        LengthOrNothing(destinationPath) ?? LengthOrNothing(sourcePath) ?? 0;
 
-        return 0;
+    private static long? LengthOrNothing(string path)
+    {
+        try
+        {
+            return new FileInfo(path).Length;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     private static void TryDelete(string path)
