@@ -307,11 +307,21 @@ public static class DifferentialRunner
         return full.StartsWith(anchor, StringComparison.Ordinal) ? creation[..(quote + 1)] + full[anchor.Length..].TrimEnd('/', '\\') : creation;
     }
 
+    /// <summary>
+    /// Whether the built-in task's pinned outcomes hold on this OS: they were observed on Linux and under Wine. On macOS
+    /// MSBuild's Copy reaches .NET's macOS File.Copy, which removes an existing destination before it clones
+    /// (dotnet/runtime, FileSystem.CopyFile.OSX.cs) where Linux writes it in place, so an outcome differs there by .NET's
+    /// design (a writable file in a folder that may not be written: the removal is refused, the copy fails). The
+    /// comparison with CloneCopy, both tasks on one disk in one process, holds on every OS; the pins keep holding on Linux,
+    /// where the same scenarios run.
+    /// </summary>
+    public static bool PinsHoldHere => !OperatingSystem.IsMacOS();
+
     /// <summary>Pins what the built-in task does, so the scenario keeps testing what its name says.</summary>
     private static void PinBuiltIn(CopyScenario scenario, CopyRunResult expected, string builtInLog)
     {
         string context = $"{Environment.NewLine}built-in log:{Environment.NewLine}{builtInLog}";
-        if (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks)
+        if (!PinsHoldHere || (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks))
         {
             return;
         }
@@ -331,7 +341,7 @@ public static class DifferentialRunner
     /// <summary>The built-in task's WroteAtLeastOneFile in one run, against the scenario's pin (in a process where no switch changes Copy).</summary>
     private static void PinWroteAtLeastOneFile(CopyScenario scenario, bool wrote, bool second, string builtInLog)
     {
-        if (scenario.ExpectWroteAtLeastOneFile is not (bool first, bool then) || VariantEnvironment || (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks))
+        if (scenario.ExpectWroteAtLeastOneFile is not (bool first, bool then) || VariantEnvironment || !PinsHoldHere || (OperatingSystem.IsWindows() && scenario.UsesSymbolicLinks))
         {
             return;
         }
