@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# The Windows jobs' PowerShell, checked on Linux: nothing here runs Windows, and those jobs have never run, so their
+# The Windows and macOS jobs' scripts, checked on Linux: nothing here runs Windows or macOS, and those jobs have never run, so their
 # first run should fail only on what Windows answers, never on a typo, a missing script or a version.
 #
 #   bash scripts/check-windows-scripts.sh [FOLDER]     # FOLDER: the packed CloneCopy (default artifacts/packages)
 #
 # The CI files are read as each CI system reads them (scripts/lib/check-ci-files.py): azure-pipelines.yml with its
-# templates and .github/workflows/ci.yml have the same jobs on the same images, run the same scripts per job, and every
-# script a step names exists; GitHub's jobs have well-formed steps and matrix values. PowerShell itself (the PowerShell
-# .NET tool, 7.6.9) parses every script under scripts/windows and every PowerShell step of both systems (a syntax error
-# fails), and bash parses scripts/ci and scripts/macos; the clone checks' reading of reference counts
-# (CloneCopyRefCounts.psm1), the disk choices and sparse ranges (CloneCopyDisk.psm1) and the test results' verdicts
-# (CloneCopyTestResults.psm1) give known answers; then the functions the jobs use to pack CloneCopy and to bind a sample
+# templates and .github/workflows/ci.yml have the same jobs on the same images, run the same scripts and the same
+# commands in the same order per job, every script a step names exists, and every Windows and macOS step after the first
+# runs after a failure; GitHub's jobs have well-formed steps and matrix values. PowerShell itself (the PowerShell .NET
+# tool, 7.6.9) parses every script under scripts/windows and every PowerShell step of both systems (a syntax error
+# fails), and bash parses scripts/ci and scripts/macos; the modules the jobs judge with give known answers: reference
+# counts (CloneCopyRefCounts.psm1), the disk choices and sparse ranges (CloneCopyDisk.psm1), the build log's per-file
+# lines against each expectation and the expectation the product's rule gives per Windows build (CloneCopyLogLines.psm1),
+# test results and measurements (CloneCopyTestResults.psm1); each Windows job's expectation is the rule's answer for its
+# image's Windows build; what the macOS job runs has no bash-4 construct or GNU-only option (by pattern), and the
+# scenarios it leaves out are still scenarios; then the functions the jobs use to pack CloneCopy and to bind a sample
 # and the comparison project to the packed version (CloneCopyPackages.psm1) run here, and what they write is restored,
-# and the comparison project built, against the packed package. Ends with "windows-scripts: N passed, N failed"; exits 1 when any check failed.
+# and the comparison project built, against the packed package. Ends with "windows-scripts: N passed, N failed"; exits 1
+# when any check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
