@@ -91,6 +91,32 @@ for named in $(cat "$work"/inline/*.ps1 azure-pipelines.yml .ci/windows-steps.ym
   if [[ -f $named ]]; then ok "exists: $named"; else bad "a step or script runs $named, which is not there"; fi
 done
 
+echo "== no script overwrites its own parameter (PowerShell's names ignore case)"
+# `$name = ...` in a script with a -Name parameter overwrites it, silently: two such slips were made while writing
+# these scripts ($name for an environment variable's name in run-windows-tests.ps1, $expect for one build's expectation
+# in clones-on-disk.ps1). Every assignment in a script or function is compared with its parameters, without case.
+cat > "$work/shadow.ps1" <<'PS1'
+# Each script or function whose body assigns to one of its own parameters (names compared without case, as PowerShell does).
+foreach ($file in $env:ARG1 -split ';' | Where-Object { $_ }) {
+  $ast = [System.Management.Automation.Language.Parser]::ParseFile($file, [ref] $null, [ref] $null)
+  $blocks = @($ast) + @($ast.FindAll({ param($n) $n -is [System.Management.Automation.Language.FunctionDefinitionAst] }, $true) | ForEach-Object { $_.Body })
+  foreach ($block in $blocks) {
+    $params = @($block.ParamBlock.Parameters | ForEach-Object { $_.Name.VariablePath.UserPath })
+    if ($block.Parent -is [System.Management.Automation.Language.FunctionDefinitionAst] -and $block.Parent.Parameters) { $params += @($block.Parent.Parameters | ForEach-Object { $_.Name.VariablePath.UserPath }) }
+    if ($params.Count -eq 0) { continue }
+    $assigned = $block.FindAll({ param($n) $n -is [System.Management.Automation.Language.AssignmentStatementAst] }, $true) |
+      ForEach-Object { $_.Left.FindAll({ param($v) $v -is [System.Management.Automation.Language.VariableExpressionAst] }, $true) }
+    foreach ($variable in $assigned) {
+      $hit = $params | Where-Object { $_ -ieq $variable.VariablePath.UserPath }
+      if ($hit) { "$(Split-Path -Leaf $file):$($variable.Extent.StartLineNumber): `$$($variable.VariablePath.UserPath) assigned, which is the parameter `$$hit" }
+    }
+  }
+}
+PS1
+shadowed=$(ARG1=$(printf '%s;' scripts/windows/*.ps1 scripts/windows/*.psm1) pwsh -File "$work/shadow.ps1" 2>&1)
+if [[ -z $shadowed ]]; then ok "no assignment to a parameter in scripts/windows"; else bad "assignments to a parameter:
+$shadowed"; fi
+
 echo "== reference counts, read and judged as the clone checks do (scripts/windows/CloneCopyRefCounts.psm1)"
 # Lines in the form fsutil prints them (microsoft/CopyOnWrite's tests look for "Ref: 0x1"); each case: the counts and
 # the file's length, then whether every extent is shared.

@@ -41,7 +41,8 @@ $failed = @()
 try {
   foreach ($build in @(@{ Name = 'guarded'; Guard = $true }, @{ Name = 'unguarded'; Guard = $false })) {
     $name = $build.Name
-    $expect = Get-CloneExpectation -OsBuild $osBuild -Guarded:$build.Guard
+    # Not $expect: PowerShell's names ignore case, and $Expect is this script's parameter.
+    $buildExpects = Get-CloneExpectation -OsBuild $osBuild -Guarded:$build.Guard
     $folder = Join-Path $work $name
     # The sample bound to the version packed, its feed a copy of the packages on the volume, its own package cache.
     New-Item -ItemType Directory -Force $folder | Out-Null
@@ -50,7 +51,7 @@ try {
     $env:NUGET_PACKAGES = "$folder\nuget-packages"
     $log = Join-Path $artifacts "clones-on-disk-$name.log"
     $properties = @('-p:CloneCopyVerifyClones=true') + @(if ($build.Guard) { '-p:CloneCopyRequireClones=error' })
-    Write-Host "== $name build ($($properties -join ' ')), expecting $expect"
+    Write-Host "== $name build ($($properties -join ' ')), expecting $buildExpects"
     dotnet build "$folder\samples\Repository\Sample.slnx" -v:d -nologo -m:1 -tl:off @properties > $log
     $built = $LASTEXITCODE
     Select-String -Path $log -Pattern '^\s*CloneCopy(\s\(\w+\))?: |CLC00' | ForEach-Object { $_.Line.Trim() } | Select-Object -First 60 | Write-Host
@@ -60,7 +61,7 @@ try {
       $failed += $name
       continue
     }
-    pwsh -NoProfile -File (Join-Path $PSScriptRoot 'assert-clones.ps1') -Log $log -Expect $expect
+    pwsh -NoProfile -File (Join-Path $PSScriptRoot 'assert-clones.ps1') -Log $log -Expect $buildExpects
     if ($LASTEXITCODE -ne 0) { $failed += $name }
   }
 } finally {
