@@ -7,7 +7,11 @@ Writes every PowerShell step (Azure `pwsh:`; GitHub `run:` whose shell is pwsh, 
 Windows runner's default) to OUT/NAME-N.ps1 for PowerShell's parser, and checks the structure: both files have the jobs
 linux, windows_2022_refs, windows_2025_devdrive and macos (a GitHub matrix entry's `job` names it), on the same images;
 every GitHub job has steps, each step exactly one of `uses` and `run`, each action pinned to a version; every matrix value
-a step uses is in every entry; every script a step names exists; and each job runs the same scripts on both systems.
+a step uses is in every entry; every script a step names exists; each job runs the same scripts on both systems, and the
+same commands in the same order (each line of a step that names a script, with template parameters and matrix values put
+in, and the agent's temporary folder named alike); and in the Windows and macOS jobs every step after the first that runs
+a script runs even when one before it failed (succeededOrFailed() or always() on Azure, !cancelled() or always() on
+GitHub), so that a first run's one failure does not hide the rest.
 Prints one line a check ("ok: ..." or "FAILED: ..."); exits 1 when any failed.
 """
 import os
@@ -16,7 +20,11 @@ import sys
 
 import yaml
 
-JOBS = {"linux": "ubuntu-24.04", "windows_2022_refs": "windows-2022", "windows_2025_devdrive": "windows-2025", "macos": "macos-latest"}
+JOBS = {"linux": "ubuntu-24.04", "windows_2022_refs": "windows-2022", "windows_2025_devdrive": "windows-2025", "macos": "macos-15"}
+# Jobs whose steps each run even after one before them failed (a first run's one difference must not hide the rest).
+KEEP_GOING = {"windows_2022_refs", "windows_2025_devdrive", "macos"}
+# The agent's temporary folder: Azure's and GitHub's names for it.
+TEMP_FOLDER = re.compile(r"\$(?:AGENT_TEMPDIRECTORY|RUNNER_TEMP)\b")
 ACTIONS = {"actions/checkout", "actions/setup-dotnet", "actions/upload-artifact"}
 SCRIPT = re.compile(r"(?<![\w./-])((?:scripts|\.ci)/[\w./-]+\.(?:sh|ps1|psm1|py|yml)|\.ci/run)\b")
 EXPRESSION = re.compile(r"\$\{\{\s*(?:parameters|matrix)\.([\w-]+)\s*\}\}")
@@ -64,23 +72,26 @@ for stage in azure.get("stages", []):
         if stage.get("stage") != "test_and_measure":
             continue
         steps = []
+        values = {}  # each step's template parameters, by the step's id
         for step in job.get("steps", []):
             if "template" in step:
                 template = load(step["template"])
-                steps += template.get("steps", [])
+                for inner in template.get("steps", []):
+                    steps.append(inner)
+                    values[id(inner)] = step.get("parameters", {})
                 check(all(p.get("name") in step.get("parameters", {}) for p in template.get("parameters", [])),
                       f"azure: {job['job']} gives {step['template']} every parameter it declares")
             else:
                 steps.append(step)
-        azure_jobs[job["job"]] = (job.get("pool", {}).get("vmImage"), steps)
-for name, (image, steps) in azure_jobs.items():
+        azure_jobs[job["job"]] = (job.get("pool", {}).get("vmImage"), steps, values)
+for name, (image, steps, _) in azure_jobs.items():
     for step in steps:
         if isinstance(step.get("pwsh"), str):
             pwsh_count += 1
             write_step("azure", pwsh_count, step.get("displayName", name), step["pwsh"])
 check(set(azure_jobs) == set(JOBS), f"azure: the test stage's jobs are {sorted(JOBS)} (found {sorted(azure_jobs)})")
 for name, image in JOBS.items():
-    check(azure_jobs.get(name, (None,))[0] == image, f"azure: {name} runs on {image}")
+    check(str(azure_jobs.get(name, (None,))[0]).lower() == image, f"azure: {name} runs on {image}")
 
 # GitHub Actions: each job, a matrix job once per entry that names its `job`.
 github = load(github_file)
@@ -101,7 +112,7 @@ for job_id, job in (github.get("jobs") or {}).items():
             return EXPRESSION.sub(lambda m: str((entry or {}).get(m.group(1), m.group(0))), text) if entry else text
 
         image = resolve(str(job.get("runs-on", "")))
-        github_jobs[name] = (image, steps)
+        github_jobs[name] = (image, steps, entry or {})
         default_shell = (((job.get("defaults") or {}).get("run") or {}).get("shell")
                          or ((github.get("defaults") or {}).get("run") or {}).get("shell")
                          or ("pwsh" if image.startswith("windows") else "bash"))
@@ -127,7 +138,7 @@ for job_id, job in (github.get("jobs") or {}).items():
             check(not missing, f"github: {name}'s matrix entry has every value its steps use (missing: {missing})")
 check(set(github_jobs) == set(JOBS), f"github: the jobs are {sorted(JOBS)} (found {sorted(github_jobs)})")
 for name, image in JOBS.items():
-    check(github_jobs.get(name, (None,))[0] == image, f"github: {name} runs on {image} (found {github_jobs.get(name, (None,))[0]})")
+    check(str(github_jobs.get(name, (None,))[0]).lower() == image, f"github: {name} runs on {image} (found {github_jobs.get(name, (None,))[0]})")
 
 
 # Every script a step names exists, and each job runs the same scripts on both systems.
@@ -136,12 +147,52 @@ def step_text(step):
 
 
 for name in sorted(JOBS):
-    azure_scripts = set().union(*[scripts_in(step_text(s)) for s in azure_jobs.get(name, (None, []))[1]] or [set()])
-    github_scripts = set().union(*[scripts_in(step_text(s)) for s in github_jobs.get(name, (None, []))[1]] or [set()])
+    azure_scripts = set().union(*[scripts_in(step_text(s)) for s in azure_jobs.get(name, (None, [], {}))[1]] or [set()])
+    github_scripts = set().union(*[scripts_in(step_text(s)) for s in github_jobs.get(name, (None, [], {}))[1]] or [set()])
     for script in sorted(azure_scripts | github_scripts):
         check(os.path.isfile(os.path.join(root, script)), f"{name}: {script}, which a step runs, exists")
     check(azure_scripts == github_scripts and azure_scripts,
           f"{name}: both CI systems run the same scripts ({', '.join(sorted(azure_scripts))}"
           + ("" if azure_scripts == github_scripts else f"; only azure: {sorted(azure_scripts - github_scripts)}, only github: {sorted(github_scripts - azure_scripts)}") + ")")
 check(pwsh_count > 0, f"{pwsh_count} PowerShell steps written for the parser")
+
+
+def commands(steps, values_of):
+    """Each line of the steps that names a script, with its template parameters or matrix values put in and the
+    temporary folder named alike, whitespace collapsed: what a job runs, in order."""
+    lines = []
+    for step in steps:
+        values = values_of(step)
+        text = EXPRESSION.sub(lambda m: str(values.get(m.group(1), m.group(0))), step_text(step))
+        for line in text.splitlines():
+            if scripts_in(line):
+                lines.append(" ".join(TEMP_FOLDER.sub("$TEMP", line).split()))
+    return lines
+
+
+def keeps_going(step, system):
+    """Whether a step runs even after one before it failed (and not when the run was cancelled, on GitHub)."""
+    if system == "azure":
+        return str(step.get("condition", "")).replace(" ", "") in ("succeededOrFailed()", "always()")
+    condition = str(step.get("if", "")).replace(" ", "")
+    return "!cancelled()" in condition or "always()" in condition
+
+
+for name in sorted(JOBS):
+    azure_steps, azure_values = (azure_jobs.get(name) or (None, [], {}))[1:]
+    github_steps, entry = (github_jobs.get(name) or (None, [], {}))[1:]
+    azure_commands = commands(azure_steps, lambda step: azure_values.get(id(step), {}))
+    github_commands = commands(github_steps, lambda step: entry)
+    differing = [f"azure: {a!r}, github: {g!r}" for a, g in zip(azure_commands, github_commands) if a != g]
+    if len(azure_commands) != len(github_commands):
+        differing.append(f"azure runs {len(azure_commands)} commands, github {len(github_commands)}")
+    check(azure_commands and not differing,
+          f"{name}: both CI systems run the same {len(azure_commands)} commands in the same order"
+          + (f" ({'; '.join(differing)})" if differing else ""))
+    if name in KEEP_GOING:
+        for system, steps in (("azure", azure_steps), ("github", github_steps)):
+            first = next((i for i, step in enumerate(steps) if scripts_in(step_text(step))), len(steps))
+            stopping = [str(step.get("displayName", step.get("name", step.get("uses", "?")))) for step in steps[first + 1:] if not keeps_going(step, system)]
+            check(not stopping, f"{system}: {name}'s steps after its first script run even after one failed"
+                  + (f" (not: {'; '.join(stopping)})" if stopping else ""))
 sys.exit(1 if failed else 0)

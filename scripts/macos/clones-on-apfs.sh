@@ -5,6 +5,9 @@
 # (CloneCopyRequireClones=error: a file copied instead of cloned fails the build with CLC005) and
 # CloneCopyVerifyClones=true (every clone read back), and requires the summary lines to count files "cloned" (more than
 # none). The build log goes to artifacts/clones-on-apfs-build.log; DIR/clone-check is deleted afterwards.
+# The expectation is the product's macOS rule (docs/how-it-works.md, "What the task does", its macOS row: `clonefile` into a
+# new file, volumes told apart by st_dev, elsewhere File.Copy): the sample, its outputs and its package cache are all on
+# DIR's volume, so every file that is not empty is cloned, and the guard (empty files aside) fails the build otherwise.
 #
 #   bash scripts/macos/clones-on-apfs.sh DIR
 #

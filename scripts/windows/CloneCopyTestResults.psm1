@@ -31,4 +31,33 @@ function Test-XunitResults {
   return @($why)
 }
 
-Export-ModuleMember -Function Test-XunitResults
+# A measurement's results (run-windows-tests.ps1 -Measure): the classes' tests are run to report what the image does,
+# not to pass, so a failed test is data. Returns @{ Lines; Why }: Lines, for the log, each test's result with its output
+# and failure message; Why, empty unless the measurement did not happen: the results unreadable, an error outside tests,
+# or a class none of whose tests ran (passed or failed: a skipped test measured nothing).
+function Get-XunitMeasurement {
+  param([Parameter(Mandatory)] [AllowEmptyString()] [string] $XmlText, [Parameter(Mandatory)] [string[]] $Classes)
+  $lines = [System.Collections.Generic.List[string]]::new()
+  $why = [System.Collections.Generic.List[string]]::new()
+  try { $xml = [xml]$XmlText } catch { return @{ Lines = @(); Why = @("the results are not XML: $($_.Exception.Message)") } }
+  $assemblies = @($xml.SelectNodes('/assemblies/assembly'))
+  if ($assemblies.Count -eq 0) { return @{ Lines = @(); Why = @('the results name no test assembly') } }
+  $errors = ($assemblies | ForEach-Object { [int]$_.GetAttribute('errors') } | Measure-Object -Sum).Sum
+  if ($errors -gt 0) { $why.Add("$errors errors outside tests (see the job's results file)") }
+  $tests = @($xml.SelectNodes('/assemblies/assembly/collection/test'))
+  foreach ($class in $Classes) {
+    $mine = @($tests | Where-Object { $type = $_.GetAttribute('type'); $type -eq $class -or $type.EndsWith(".$class") })
+    foreach ($test in $mine) {
+      $lines.Add("$($test.GetAttribute('result')): $($test.GetAttribute('name'))")
+      foreach ($node in @($test.SelectSingleNode('output'), $test.SelectSingleNode('failure/message'), $test.SelectSingleNode('reason'))) {
+        if ($node -and $node.InnerText.Trim()) { $node.InnerText.Trim() -split "`r?`n" | ForEach-Object { $lines.Add("    $_") } }
+      }
+    }
+    if (@($mine | Where-Object { $_.GetAttribute('result') -in @('Pass', 'Fail') }).Count -eq 0) {
+      $why.Add("${class}: no test ran (is the class there, and does the filter name it?)")
+    }
+  }
+  return @{ Lines = @($lines); Why = @($why) }
+}
+
+Export-ModuleMember -Function Test-XunitResults, Get-XunitMeasurement

@@ -1,62 +1,63 @@
-# Checks on Windows that CloneCopy's clones are real: reads every file a build log says was cloned (or, where
-# Windows' CopyFile clones by itself, copied by CopyFile) and asks ReFS for each extent's reference count
-# (fsutil file queryExtentsAndRefCounts, as microsoft/CopyOnWrite's own tests do). A clone shares its clusters
-# with its source, so every extent must count at least 2 references (a file's partial last cluster excepted, see
-# Test-AllExtentsShared in CloneCopyRefCounts.psm1); an extent at 1 elsewhere is a file that was written, not cloned, and fails the check. ReFS updates the counts with a delay of seconds, so a file is read again for
-# up to a minute before it fails.
+# Checks on Windows that a build's clones are real: reads CloneCopy's per-file lines in a `dotnet build -v:d` log
+# (CloneCopyLogLines.psm1: which lines EXPECT allows, each by a rule of the product) and asks ReFS for each extent's
+# reference count of every file the log says was cloned, or left to CopyFile where CopyFile clones (fsutil file
+# queryExtentsAndRefCounts, as microsoft/CopyOnWrite's own tests do). A clone shares its clusters with its source, so every
+# extent must count at least 2 references (a file's partial last cluster excepted, see Test-AllExtentsShared in
+# CloneCopyRefCounts.psm1); an extent at 1 elsewhere is a file that was written, not cloned, and fails the check. ReFS
+# updates the counts with a delay of seconds, so a file is read again for up to a minute before it fails.
 #
-#   pwsh scripts/windows/assert-clones.ps1 -Log build.log -Expect BlockClone       # Windows Server 2022: CloneCopy clones
-#   pwsh scripts/windows/assert-clones.ps1 -Log build.log -Expect CopyFileClones   # Dev Drive on 2025: CopyFile was seen to clone
+#   pwsh scripts/windows/assert-clones.ps1 -Log build.log -Expect BlockClone       # the guard, or before build 22621
+#   pwsh scripts/windows/assert-clones.ps1 -Log build.log -Expect CopyFileClones   # no guard, from build 22621 (Server 2025)
 #
-# The log is a `dotnet build -v:d` log: CloneCopy's per-file lines are of low importance.
+# Get-CloneExpectation (CloneCopyLogLines.psm1) says which applies to a build; clones-on-disk.ps1 asks it.
 param(
   [Parameter(Mandatory)] [string] $Log,
   [Parameter(Mandatory)] [ValidateSet('BlockClone', 'CopyFileClones')] [string] $Expect
 )
 $ErrorActionPreference = 'Stop'
 Import-Module (Join-Path $PSScriptRoot 'CloneCopyRefCounts.psm1')
-$text = Get-Content -Raw $Log
+Import-Module (Join-Path $PSScriptRoot 'CloneCopyLogLines.psm1')
 
-# CloneCopy: cloned "R:\...\Lib.dll" (4608 bytes not written).
-# CloneCopy: copied "R:\...\Lib.dll" (4608 bytes): Windows' CopyFile clones here itself.
-$cloned = [regex]::Matches($text, 'CloneCopy: cloned "([^"]+)" \((\d+) bytes not written\)')
-$byCopyFile = [regex]::Matches($text, 'CloneCopy: copied "([^"]+)" \((\d+) bytes\): Windows'' CopyFile clones here itself')
-$cannot = [regex]::Matches($text, 'CloneCopy: copied "([^"]+)" \((\d+) bytes\): (the filesystem cannot clone|no clone path on this platform yet|clone refused for this file)')
-Write-Host "log: $($cloned.Count) cloned by CloneCopy, $($byCopyFile.Count) copied by CopyFile where it clones, $($cannot.Count) copied because no clone was possible"
+$files = ConvertFrom-CloneCopyFileLines (Get-Content -Raw -LiteralPath $Log)
+$summary = ($files | Group-Object { if ($_.Reason) { "$($_.Outcome) ($($_.Reason))" } else { $_.Outcome } } | ForEach-Object { "$($_.Count) $($_.Name)" }) -join '; '
+Write-Host "log: $($files.Count) per-file lines: $summary"
+$verdict = Test-CloneLines -Files $files -Expect $Expect
+$failures = [System.Collections.Generic.List[string]]::new()
+$verdict.Failures | ForEach-Object { $failures.Add($_) }
 
-$failures = @()
-if ($cannot.Count -gt 0) { $failures += "$($cannot.Count) files copied without a clone, e.g. $($cannot[0].Value)" }
-if ($Expect -eq 'BlockClone') {
-  if ($cloned.Count -eq 0) { $failures += 'no file was cloned by CloneCopy (Windows Server 2022: CopyFile does not clone, CloneCopy must)' }
-  if ($byCopyFile.Count -gt 0) { $failures += "the probe said CopyFile clones here ($($byCopyFile.Count) files), which Windows Server 2022 does not" }
-  $checked = $cloned
-} else {
-  if ($byCopyFile.Count -eq 0) { $failures += 'CloneCopy did not find that CopyFile clones on this Dev Drive (no file says "Windows'' CopyFile clones here itself")' }
-  # The first large file of each volume is CopyFile's own clone, found shared by CloneCopy and reported "cloned";
-  # files cloned meanwhile by CloneCopy are clones too: all are read.
-  $checked = @($byCopyFile) + @($cloned)
-}
-
-# Files smaller than a cluster may hold no extent of their own; every file of a cluster (4 KiB) or more is read.
-$files = $checked | Where-Object { [long]$_.Groups[2].Value -ge 4096 } | ForEach-Object { $_.Groups[1].Value } | Sort-Object -Unique
-$notShared = @()
-foreach ($file in $files) {
-  $length = (Get-Item -LiteralPath $file).Length
+# The shared clusters of FILE, read until ReFS has counted them or a minute has passed.
+function Test-Shared([string] $File) {
+  $length = (Get-Item -LiteralPath $File).Length
   $deadline = (Get-Date).AddSeconds(60)
   do {
-    $counts = @(Get-RefCounts $file)
+    $counts = @(Get-RefCounts $File)
     $shared = Test-AllExtentsShared -Counts $counts -Length $length
     if (-not $shared) { Start-Sleep -Seconds 2 }
   } while (-not $shared -and (Get-Date) -lt $deadline)
-  if (-not $shared) { $notShared += "$file (reference counts: $($counts -join ', '))" }
+  return [pscustomobject]@{ Shared = $shared; Counts = $counts -join ', ' }
 }
-Write-Host "read reference counts of $($files.Count) files: $($files.Count - $notShared.Count) share every extent"
-if ($files.Count -eq 0) { $failures += 'no file of a cluster or more to read reference counts of' }
-if ($notShared.Count -gt 0) { $failures += "$($notShared.Count) files said to be clones have an extent no other file shares: $($notShared | Select-Object -First 5)" }
+
+# Files smaller than a cluster may hold no extent of their own; every file of a cluster (4 KiB) or more is read.
+$toRead = @($verdict.Checked | Where-Object { $_.Bytes -ge 4096 } | ForEach-Object Path | Sort-Object -Unique)
+$notShared = @()
+foreach ($file in $toRead) {
+  $read = Test-Shared $file
+  if (-not $read.Shared) { $notShared += "$file (reference counts: $($read.Counts))" }
+}
+Write-Host "read reference counts of $($toRead.Count) files: $($toRead.Count - $notShared.Count) share every extent"
+if ($notShared.Count -gt 0) { $failures.Add("$($notShared.Count) files said to be clones have an extent no other file shares: $($notShared | Select-Object -First 5)") }
+
+# CopyFile asked and answered with a copy: who is wrong? Shared clusters: CopyFile cloned and CloneCopy's question read it
+# wrong (a product defect). Not shared: this image's CopyFile does not clone here, against the Block Cloning page.
+foreach ($asked in $verdict.AskedAndCopied) {
+  $read = Test-Shared $asked.Path
+  if ($read.Shared) { $failures.Add("$($asked.Path) is CopyFile's clone (reference counts $($read.Counts)), yet CloneCopy's CopyFile question answered that CopyFile copies") }
+  else { $failures.Add("$($asked.Path) is a plain copy (reference counts $($read.Counts)): this image's CopyFile does not clone on this volume, which the job expects it to") }
+}
 
 if ($failures.Count -gt 0) {
   $failures | ForEach-Object { Write-Host "assert-clones: FAILED $_" }
   exit 1
 }
-Write-Host "assert-clones: passed ($Expect, $($files.Count) files shared by reference count)"
+Write-Host "assert-clones: passed ($Expect, $($toRead.Count) files shared by reference count)"
 exit 0

@@ -88,7 +88,10 @@ function New-Source([string] $name, [long] $length, [switch] $Sparse) {
     if ($length -gt 2MB) { $stream.Position = $length - 1MB; $stream.Write($head, 0, 1MB) }
   } finally { $stream.Dispose() }
   if ($Sparse) {
-    fsutil sparse setrange $path 1048576 ($length - 2MB) | Out-Null   # the hole between head and tail (MS-FSA 2.1.5.10.16)
+    # The hole between head and tail: setrange "Fills a specified range of a file with zeros" (fsutil sparse), and of a
+    # sparse file's zeroed range "the file system may deallocate" (FSCTL_SET_ZERO_DATA, Learn; MS-FSCC 2.3.85 in the
+    # revision read: "A file system MAY choose to deallocate"). A may, not a must: the allocated ranges are read next.
+    fsutil sparse setrange $path 1048576 ($length - 2MB) | Out-Null
     if ($LASTEXITCODE -ne 0) { throw "fsutil sparse setrange $path failed ($LASTEXITCODE)" }
     $ranges = Get-SparseRanges $path
     $why = Test-HeadAndTailOnly -Ranges $ranges -Length $length

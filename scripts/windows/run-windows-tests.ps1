@@ -8,13 +8,20 @@
 #   pwsh scripts/windows/run-windows-tests.ps1 -Volume R: -Name real-refs -Classes FreshSourceParallelCloneTests, ReadOnlySourceRejectedCloneTests
 #       only those classes, with CLONECOPY_TEST_REFS a folder on the volume; each class must run and pass at least one
 #       test, and none may fail or be skipped.
+#   pwsh scripts/windows/run-windows-tests.ps1 -Volume R: -Name fresh-sources-unguarded -Classes FreshSourceParallelCloneTests -Measure -Variables CLONECOPY_TEST_FRESH_SOURCES=unguarded
+#       a measurement of the image, not a test of CloneCopy: the classes run with the variables given (NAME=VALUE, for
+#       this run only), each test's result, output and failure message are printed, and the step fails only when the
+#       measurement did not happen (no test of a class ran, results unreadable, an error outside tests), never on what
+#       a test found.
 #
 # TMP and TEMP on the volume put every scenario the tests make under the temporary folder on ReFS; the folders are
 # deleted when the tests end (their 5 GiB host files are sparse, tests/Shared/Windows/SparseHostFiles.cs).
 param(
   [Parameter(Mandatory)] [string] $Volume,
   [Parameter(Mandatory)] [string] $Name,
-  [string[]] $Classes = @()
+  [string[]] $Classes = @(),
+  [switch] $Measure,
+  [string[]] $Variables = @()
 )
 $ErrorActionPreference = 'Stop'
 Import-Module (Join-Path $PSScriptRoot 'CloneCopyTestResults.psm1')
@@ -28,6 +35,15 @@ $work = Join-Path ($Volume.TrimEnd('\') + '\') "tests-$Name"
 Remove-Item -Recurse -Force -LiteralPath $work -ErrorAction SilentlyContinue
 $tmp = New-Item -ItemType Directory -Force (Join-Path $work 'tmp')
 $env:TMP = $tmp.FullName; $env:TEMP = $tmp.FullName
+
+foreach ($variable in $Variables) {
+  # Not $name: PowerShell's names ignore case, and $Name is this script's parameter.
+  $variableName, $variableValue = $variable -split '=', 2
+  if (-not $variableName -or $null -eq $variableValue) { throw "-Variables takes NAME=VALUE, not '$variable'" }
+  Set-Item -LiteralPath "env:$variableName" -Value $variableValue
+  Write-Host "for this run: $variableName=$variableValue"
+}
+if ($Measure -and $Classes.Count -eq 0) { throw '-Measure needs -Classes: a measurement names what it runs' }
 
 $arguments = @('-noLogo', '-noColor', '-xml', $xml)
 if ($Classes.Count -gt 0) {
@@ -43,6 +59,17 @@ try {
 } finally {
   Remove-Item -Recurse -Force -LiteralPath $work -ErrorAction SilentlyContinue
   Write-DiskReport -Step "the tests ($Name)"
+}
+
+if ($Measure) {
+  $measured = if (Test-Path -LiteralPath $xml) { Get-XunitMeasurement -XmlText (Get-Content -Raw -LiteralPath $xml) -Classes $Classes } else { @{ Lines = @(); Why = @("xunit wrote no results to $xml") } }
+  $measured.Lines | ForEach-Object { Write-Host "run-windows-tests ($Name): $_" }
+  if ($measured.Why.Count -gt 0) {
+    $measured.Why | ForEach-Object { Write-Host "run-windows-tests ($Name): FAILED $_" }
+    exit 1
+  }
+  Write-Host "run-windows-tests ($Name): measured (the test run exited with $exit; a measurement fails only when nothing ran)"
+  exit 0
 }
 
 $why = @(if (Test-Path -LiteralPath $xml) { Test-XunitResults -XmlText (Get-Content -Raw -LiteralPath $xml) -Classes $Classes } else { "xunit wrote no results to $xml" })
