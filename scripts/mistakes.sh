@@ -208,7 +208,7 @@ mistake "a source written moments ago is cloned as an old one" src/CloneCopy/Pla
   '        return mayBeCached && ' '        return false && mayBeCached && ' \
   -class CloneCopy.Tests.Windows.FreshSourceTests
 mistake "clones of a fresh source not serialized across processes" src/CloneCopy/Platform/Windows/WindowsBlockCloner.cs \
-  'CloneLease? lease = careful ? SerializeClonesOf(from, cancellation) : null;' 'CloneLease? lease = null;' \
+  'lease = careful ? SerializeClonesOf(from, cancellation) : null;' 'lease = null;' \
   -method CloneCopy.Tests.Windows.FreshSourceTests.Two_processes_cloning_one_fresh_source_at_once_take_turns_and_both_get_its_bytes \
   -method CloneCopy.Tests.Windows.FreshSourceTests.Many_threads_cloning_one_source_written_moments_ago_all_get_its_bytes
 mistake "the window in which a Windows source counts as fresh shrunk by a unit slip (minutes to a fraction of a second)" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \

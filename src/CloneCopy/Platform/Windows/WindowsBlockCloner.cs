@@ -311,9 +311,10 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         // CloneCopy's own copy, flushed, so the source's freshness does not matter then.
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         bool careful = fresh && seed is null;
-        CloneLease? lease = careful ? SerializeClonesOf(from, cancellation) : null;
+        CloneLease? lease = null;
         try
         {
+            lease = careful ? SerializeClonesOf(from, cancellation) : null;
             CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, lease, wholeReadBack: careful, seeded: seed is not null, cancellation);
             if (careful && attempt.Kind == CloneAttemptKind.Cloned && _readBack is not null)
             {
