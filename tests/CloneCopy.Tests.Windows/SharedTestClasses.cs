@@ -48,4 +48,6 @@ namespace CloneCopy.Tests.Windows
     public sealed class MsBuildCopyComparisonTests : MsBuildCopyComparisonCases;
 
     public sealed class AtomicReplaceTests : AtomicReplaceCases;
+
+    public sealed class RenamedWritesTests : RenamedWritesCases;
 }

@@ -69,4 +69,7 @@ namespace CloneCopy.Tests.Windows
 
     [Trait("Lane", "Portable")]
     public sealed class AtomicReplaceTests : AtomicReplaceCases;
+
+    [Trait("Lane", "Portable")]
+    public sealed class RenamedWritesTests : RenamedWritesCases;
 }

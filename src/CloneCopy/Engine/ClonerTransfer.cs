@@ -71,6 +71,20 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
         }
     }
 
+    /// <summary>
+    /// CloneCopyAtomicReplace renamed a file this chain wrote (at the temporary name it was given) over its destination:
+    /// a cloner that remembers what it wrote by name (<see cref="IRenameFollowingCloner"/>: the seed made at the link
+    /// limit) records the final name, else the seed would be looked for where it no longer is and every later clone of
+    /// that source at the limit would be a full copy. Nothing when no cloner was made yet.
+    /// </summary>
+    public void Renamed(string from, string to)
+    {
+        if (_cloner.IsValueCreated && _cloner.Value is IRenameFollowingCloner following)
+        {
+            following.Renamed(from, to);
+        }
+    }
+
     public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
     {
         cancellationToken.ThrowIfCancellationRequested();

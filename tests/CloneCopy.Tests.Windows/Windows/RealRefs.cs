@@ -32,12 +32,20 @@ internal static class RealRefs
     }
 
     /// <summary>
-    /// The product's Windows chain on the real kernel32 and ntdll, its volume first trusted: one file cloned and read back
-    /// right, so later clones there are not read back and only the clone path itself decides what they hold.
+    /// The product's Windows chain on the real kernel32 and ntdll (or <paramref name="calls"/> over them), its volume first
+    /// trusted: one file cloned and read back right, so later clones there are not read back and only the clone path itself
+    /// decides what they hold. <paramref name="clonesItself"/>: the CI guard's build (CloneCopyRequireClones), in which
+    /// CloneCopy clones every file itself, also where CopyFile clones by itself (Windows Server 2025), and never asks the
+    /// CopyFile question.
     /// </summary>
-    public static ClonerTransfer TrustedTransfer(string folder, EngineDiagnostics diagnostics)
+    public static ClonerTransfer TrustedTransfer(string folder, EngineDiagnostics diagnostics, IWindowsSystemCalls? calls = null, bool clonesItself = false)
     {
-        var transfer = (ClonerTransfer)new WindowsPlatform(WindowsSystemCalls.Instance, diagnostics).Transfer;
+        var transfer = (ClonerTransfer)new WindowsPlatform(calls ?? WindowsSystemCalls.Instance, diagnostics).Transfer;
+        if (clonesItself)
+        {
+            transfer.UseVerdictsOf(new BuildVerdicts { ClonesMustBeKnown = true });
+        }
+
         string warm = TestFiles.Write(Path.Combine(folder, "warm.dll"), 70_000, seed: 1);
         TransferResult result = transfer.Transfer(warm, Path.Combine(folder, "warm.copy"), System.Threading.CancellationToken.None);
         Assert.True(result.Method == TransferMethod.Cloned, $"{folder} did not clone ({result.Reason}): {Variable} must name a folder on ReFS or a Dev Drive");

@@ -32,7 +32,7 @@ public sealed class SimulatorAgreesWithWineTests : IDisposable
     public static TheoryData<uint, uint, uint, uint> SharePairs => new()
     {
         { Write, ShareR, Read, ShareR | ShareD }, // a writer sharing read; the clone's old source share mode
-        { Write, ShareR, Read, ShareR | ShareW | ShareD }, // the same writer; CopyFile's share mode
+        { Write, ShareR, Read, ShareR | ShareW | ShareD }, // the same writer; Wine's CopyFile share mode (Windows' CopyFile shares read and delete: the pair above)
         { Read, ShareR, Write, ShareR | ShareW }, // a reader that denies writers
         { Read, ShareR | ShareW, Write, ShareR | ShareW },
         { Read | Write | Win32.Delete, ShareD, Read, ShareR | ShareW | ShareD }, // the clone's old destination

@@ -13,7 +13,7 @@ namespace CloneCopy.Tests.Windows;
 /// reader opening the destination while a writer replaces it, over and over) finds the destination missing or being
 /// deleted when it is replaced as MSBuild's Copy replaces it (DeleteFileW, then CopyFileW), never when a finished file
 /// is renamed over it; a reader that shares delete keeps reading the old file; one that does not share it makes the
-/// rename fail (the caller then replaces as MSBuild does); before Windows 10 1709, or on a volume without POSIX
+/// rename fail (the caller then replaces as MSBuild does); before Windows 10 1607, or on a volume without POSIX
 /// renames, MoveFileEx does it.
 /// </summary>
 public abstract class AtomicReplaceCases : IDisposable
@@ -90,7 +90,7 @@ public abstract class AtomicReplaceCases : IDisposable
     }
 
     [Theory]
-    [InlineData(15063, true)]  // Windows 10 1703: no FileRenameInfoEx
+    [InlineData(10586, true)]  // Windows 10 1511: no FileRenameInfoEx (its flags came with 1607)
     [InlineData(22631, false)] // a volume without POSIX renames (FAT): the flag is refused
     public void Without_FileRenameInfoEx_MoveFileEx_replaces_the_destination(int build, bool posixVolume)
     {

@@ -186,8 +186,13 @@ public abstract class CloneReadBackCases : IDisposable
         RandomAccess.Write(destination, one, at);
     }
 
-    private TransferResult Transfer(ClonerTransfer transfer, int i) =>
-        transfer.Transfer(TestFiles.Write(Named($"{i}.dll"), Large, seed: i), Named($"{i}.copy"), CancellationToken.None);
+    /// <summary>A file of an earlier build (older than the fresh-source window, whose clones are read back whole besides), transferred.</summary>
+    private TransferResult Transfer(ClonerTransfer transfer, int i)
+    {
+        string source = TestFiles.Write(Named($"{i}.dll"), Large, seed: i);
+        _kernel.Age(source, TimeSpan.FromHours(1));
+        return transfer.Transfer(source, Named($"{i}.copy"), CancellationToken.None);
+    }
 
     private ClonerTransfer NewTransfer() => new(() => new WindowsBlockCloner(_kernel), _diagnostics);
 

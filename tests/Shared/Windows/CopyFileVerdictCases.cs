@@ -273,6 +273,33 @@ public abstract class CopyFileVerdictCases : IDisposable
         Assert.Empty(_kernel.CallsTo("CopyFile"));
     }
 
+    [Fact]
+    public void A_read_only_file_whose_copy_the_test_hook_cannot_open_for_writing_leaves_the_question_open()
+    {
+        // The read-back's test hook writes the clone, so the probe opens CopyFile's copy for writing too; a read-only
+        // source's copy is READONLY and refuses that open (File Attribute Constants). That refusal is the hook's, not an
+        // answer to whether CopyFile clones: the next file asks again, finds that it clones, and files after it are left
+        // to CopyFile. (Without the hook the copy is opened for reading and deleting only, which READONLY allows.)
+        _kernel.OsBuild = 22631;
+        _volume.CopyFileClones = true;
+        ClonerTransfer transfer = NewTransfer();
+        var hooked = new System.Collections.Generic.List<string>();
+        transfer.Verifier.AfterCloneForTests = (_, path) => hooked.Add(path); // present, changes nothing
+        string readOnly = TestFiles.Write(Named("ro.dll"), Large, seed: 1);
+        File.SetAttributes(readOnly, FileAttributes.ReadOnly);
+
+        TransferResult first = transfer.Transfer(readOnly, Named("ro.copy"), CancellationToken.None);
+        TransferResult second = transfer.Transfer(TestFiles.Write(Named("a.dll"), Large, seed: 2), Named("a.copy"), CancellationToken.None);
+        TransferResult third = transfer.Transfer(TestFiles.Write(Named("b.dll"), Large, seed: 3), Named("b.copy"), CancellationToken.None);
+
+        Assert.Equal(NotClonedReason.CopyFileCopiedWhenAsked, first.Reason); // CopyFile's copy, kept
+        Assert.Equal(File.ReadAllBytes(readOnly), File.ReadAllBytes(Named("ro.copy")));
+        Assert.Equal((TransferMethod.Cloned, NotClonedReason.None), (second.Method, second.Reason)); // asked again: CopyFile's clone
+        Assert.Equal(new[] { $"CopyFile {Named("ro.copy")}", $"CopyFile {Named("a.copy")}" }, _kernel.CallsTo("CopyFile"));
+        Assert.Equal(NotClonedReason.CopyFileClonesHere, third.Reason);
+        Assert.Equal(new[] { Named("a.copy") }, hooked);
+    }
+
     private ClonerTransfer NewTransfer() => new(() => new WindowsBlockCloner(_kernel), new EngineDiagnostics());
 
     private string Named(string name) => Path.Combine(_directory, name);

@@ -35,6 +35,8 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     private readonly Dictionary<SafeFileHandle, Open> _handles = new(ReferenceEqualityComparer.Instance);
     private readonly Dictionary<string, FileState> _files = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, IntegrityInformation> _folderIntegrity = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, SimulatedMutex> _mutexes = new(StringComparer.Ordinal);
+    private readonly Dictionary<SafeWaitHandle, SimulatedMutex> _mutexHandles = new(ReferenceEqualityComparer.Instance);
     private long _tokens = 0x10000;
     private long _clusters = 1000;
 
@@ -70,7 +72,19 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     /// </summary>
     public bool DelayedReferenceCounts { get; set; }
 
-    /// <summary>Handles the engine opened and has not closed (directories included; foreign openers not).</summary>
+    /// <summary>
+    /// What a clone of a source whose data is still only in the cache (<see cref="WrittenNotFlushed"/>) gets. By default
+    /// microsoft/CopyOnWrite #12's account of ReFS: "When a file is not completely flushed to disk when the region clone
+    /// operation starts, ReFS tries to flush the file to disk first. There is a race on multiple threads where failure to
+    /// flush is ignored and the region clone proceeds anyway": the clone flushes the source (taking
+    /// <see cref="CloneFlushMilliseconds"/>), and a clone of the same file that starts meanwhile reads zeros.
+    /// </summary>
+    public UnflushedSourceClones UnflushedSources { get; set; } = UnflushedSourceClones.FlushedByTheClone;
+
+    /// <summary>How long the flush a clone makes of an unflushed source takes (<see cref="UnflushedSourceClones.FlushedByTheClone"/>).</summary>
+    public int CloneFlushMilliseconds { get; set; } = 20;
+
+    /// <summary>Handles the engine opened and has not closed (directories and mutexes included; foreign openers not).</summary>
     public int OpenHandles
     {
         get
@@ -78,7 +92,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             lock (_lock)
             {
                 ForgetDisposed();
-                return _handles.Values.Count(o => !o.Foreign);
+                return _handles.Values.Count(o => !o.Foreign) + _mutexHandles.Count;
             }
         }
     }
@@ -110,10 +124,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     }
 
     /// <summary>
-    /// The file was just written and its data is still in the cache, not on the volume: a clone of it shares clusters
-    /// that do not hold it yet and reads as zeros, until the file is flushed (<see cref="FlushFileBuffers"/>). What
-    /// microsoft/CopyOnWrite #12 met on ReFS ("success is returned but ... the destination file having all zeroes" when
-    /// a fresh source was cloned in parallel) and git-lfs #6312 met again in 2026 (its fix, #6323, flushes the source).
+    /// The file was just written and its data is still in the cache, not on the volume, until it is flushed
+    /// (<see cref="FlushFileBuffers"/>, or the flush a clone makes first): a clone of it may share clusters that do not
+    /// hold it yet and read as zeros (<see cref="UnflushedSources"/> says when). What microsoft/CopyOnWrite #12 met on ReFS
+    /// ("success is returned but ... the destination file having all zeroes" when a fresh source was cloned in parallel)
+    /// and git-lfs #6312 met again in 2026 (its fix, #6323, flushes the source).
     /// </summary>
     public void WrittenNotFlushed(string path) => State(HostPath(path)).Unflushed = true;
 
@@ -128,6 +143,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         File.SetLastWriteTimeUtc(host, then);
         State(host).ChangeTimeSet = then.ToFileTimeUtc();
     }
+
+    /// <summary>Another process changed the file (its data or its metadata): its ChangeTime moves, as every change moves it.</summary>
+    public void ChangedElsewhere(string path) => Touch(State(HostPath(path)));
 
     /// <summary>Gives the file a named data stream (":Zone.Identifier:$DATA", the Mark of the Web).</summary>
     public void AddNamedStream(string path, string name) => State(HostPath(path)).NamedStreams.Add(name);
@@ -747,6 +765,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             return fault;
         }
 
+        bool readsZeros = CloneMissesCachedData(from?.File);
         lock (_lock)
         {
             if (from?.File is null || to.File is null)
@@ -850,7 +869,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 int read = RandomAccess.Read(source, buffer, sourceOffset);
 
                 // A source whose data is still only in the cache: the shared clusters do not hold it yet (WrittenNotFlushed).
-                if (from.File.Unflushed)
+                if (readsZeros)
                 {
                     Array.Clear(buffer);
                 }
@@ -861,6 +880,44 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             Touch(to.File);
             return 0;
         }
+    }
+
+    /// <summary>
+    /// Whether a clone starting now from <paramref name="file"/> shares clusters that do not hold its data yet
+    /// (<see cref="UnflushedSources"/>). With #12's account, the first clone of an unflushed file flushes it, outside the
+    /// simulator's lock and taking <see cref="CloneFlushMilliseconds"/>, and a clone of it that starts meanwhile goes on
+    /// without waiting and reads zeros.
+    /// </summary>
+    private bool CloneMissesCachedData(FileState? file)
+    {
+        if (file is null)
+        {
+            return false;
+        }
+
+        lock (_lock)
+        {
+            if (!file.Unflushed)
+            {
+                return false;
+            }
+
+            if (UnflushedSources == UnflushedSourceClones.ReadAsZeros || file.FlushingForAClone)
+            {
+                return true;
+            }
+
+            file.FlushingForAClone = true;
+        }
+
+        System.Threading.Thread.Sleep(CloneFlushMilliseconds);
+        lock (_lock)
+        {
+            file.Unflushed = false;
+            file.FlushingForAClone = false;
+        }
+
+        return false;
     }
 
     // SetFileInformationByHandle(FileBasicInfo) (WDK FILE_BASIC_INFORMATION: a time of 0 leaves it unchanged; MS-FSA
@@ -1006,8 +1063,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     // ERROR_FILE_EXISTS for an existing target. Where the volume's CopyFile clones (the Block Cloning page: "block
     // cloning occurs natively in supported Windows copy operations" from the Moment 5 update, on ReFS and Dev
     // Drive), the copy shares the source's clusters; elsewhere, or at the reference limit (ASSUMED A12), it gets
-    // clusters of its own. Its source is opened for reading, sharing read, write and delete (Wine's CopyFileExW;
-    // Windows' is not documented: ASSUMED A5).
+    // clusters of its own. Its source is opened for reading, sharing read and delete only, as Windows opens it: "Before a
+    // copy operation can be performed, the source file must be closed or opened only for reading. No thread can have the
+    // source file opened for writing" (Moving and Replacing Files), and a ProcMon trace of CopyFileEx shows "Desired
+    // Access: Generic Read ... ShareMode: Read, Delete". So any handle with write access on the source, however short,
+    // refuses it with a sharing violation. Wine's CopyFileExW shares write too; no test compares CopyFile with Wine's.
     public int CopyFile(string source, string destination)
     {
         int fault = Record("CopyFile", destination);
@@ -1046,7 +1106,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             }
 
             FileState sourceState = State(from);
-            if (SharingConflict(sourceState, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete))
+            if (SharingConflict(sourceState, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete))
             {
                 return Win32.ErrorSharingViolation;
             }
@@ -1103,8 +1163,8 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
     /// <summary>
     /// FileRenameInfoEx (SetFileInformationByHandle; FILE_RENAME_INFORMATION, MS-FSCC 2.4.42.2; MS-FSA 2.1.5.15.11): needs
-    /// DELETE access on the handle. Known from Windows 10 1709 (build 16299); an older build answers as for an unknown
-    /// class (ERROR_INVALID_PARAMETER, ASSUMED). POSIX_SEMANTICS on a volume without FILE_SUPPORTS_POSIX_UNLINK_RENAME:
+    /// DELETE access on the handle. Known from Windows 10 1607 (build 14393: the WDK headers gate its flags at
+    /// _WIN32_WINNT_WIN10_RS1); an older build answers as for an unknown class (ERROR_INVALID_PARAMETER, ASSUMED). POSIX_SEMANTICS on a volume without FILE_SUPPORTS_POSIX_UNLINK_RENAME:
     /// ERROR_NOT_SUPPORTED (ASSUMED, as for the disposition). The target: see <see cref="RenameOver"/>.
     /// </summary>
     public int RenameByHandle(SafeFileHandle file, string newPath, uint flags)
@@ -1115,7 +1175,7 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             return fault;
         }
 
-        if (OsBuild < 16299)
+        if (OsBuild < 14393)
         {
             return Win32.ErrorInvalidParameter;
         }
@@ -1219,9 +1279,110 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         if (moving is not null)
         {
             _files[target] = moving;
+            Touch(moving); // ChangeTime "refers to changes to file metadata, such as renames" (FILE_BASIC_INFO)
         }
 
         return 0;
+    }
+
+    // CreateMutexW (its page; Object Names): a name in use by a mutex gives a handle to that mutex ("equivalent to a call
+    // to the OpenMutex function"); the object goes with its last handle. One namespace: the simulated processes share a
+    // session (Kernel Object Namespaces, Local\).
+    public int CreateMutex(string name, out SafeWaitHandle mutex)
+    {
+        mutex = new SafeWaitHandle(IntPtr.Zero, ownsHandle: false);
+        int fault = Record("CreateMutex", name);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        lock (_lock)
+        {
+            if (!_mutexes.TryGetValue(name, out SimulatedMutex? existing))
+            {
+                _mutexes[name] = existing = new SimulatedMutex(name);
+            }
+
+            existing.Handles++;
+            mutex = new SafeWaitHandle(checked((IntPtr)System.Threading.Interlocked.Increment(ref _tokens)), ownsHandle: false);
+            _mutexHandles[mutex] = existing;
+            return 0;
+        }
+    }
+
+    // WaitForSingleObject on a mutex (its page; Mutex Objects): free, or owned by this thread already (counted), it is this
+    // thread's at once; owned by another thread, the wait lasts until that thread releases it or the time is up
+    // (WAIT_TIMEOUT). Ownership is a thread's, as on Windows.
+    public int WaitForMutex(SafeWaitHandle mutex, int milliseconds)
+    {
+        SimulatedMutex state = MutexOf(mutex);
+        int fault = Record("WaitForMutex", state.Name);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        int me = Environment.CurrentManagedThreadId;
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        lock (state)
+        {
+            while (state.Owner != 0 && state.Owner != me)
+            {
+                int left = milliseconds - (int)waited.ElapsedMilliseconds;
+                if (left <= 0)
+                {
+                    return Win32.WaitTimeout;
+                }
+
+                System.Threading.Monitor.Wait(state, left);
+            }
+
+            state.Owner = me;
+            state.Count++;
+            return 0;
+        }
+    }
+
+    // ReleaseMutex (its page): it fails when the calling thread does not own the mutex (ERROR_NOT_OWNER).
+    public int ReleaseMutex(SafeWaitHandle mutex)
+    {
+        SimulatedMutex state = MutexOf(mutex);
+        int fault = Record("ReleaseMutex", state.Name);
+        if (fault != 0)
+        {
+            return fault;
+        }
+
+        lock (state)
+        {
+            if (state.Owner != Environment.CurrentManagedThreadId)
+            {
+                return Win32.ErrorNotOwner;
+            }
+
+            if (--state.Count == 0)
+            {
+                state.Owner = 0;
+                System.Threading.Monitor.PulseAll(state);
+            }
+
+            return 0;
+        }
+    }
+
+    public void CloseMutex(SafeWaitHandle mutex)
+    {
+        SimulatedMutex state = MutexOf(mutex);
+        Record("CloseMutex", state.Name);
+        lock (_lock)
+        {
+            _mutexHandles.Remove(mutex);
+            if (--state.Handles == 0)
+            {
+                _mutexes.Remove(state.Name);
+            }
+        }
     }
 
     public int DeleteFile(string path)
@@ -1455,6 +1616,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         foreach (SafeFileHandle closed in _handles.Where(h => h.Key.IsClosed && !h.Value.Foreign).Select(h => h.Key).ToList())
         {
             _handles.Remove(closed);
+        }
+    }
+
+    private SimulatedMutex MutexOf(SafeWaitHandle mutex)
+    {
+        lock (_lock)
+        {
+            return _mutexHandles.TryGetValue(mutex, out SimulatedMutex? state) ? state : throw new InvalidOperationException("a mutex handle the simulator did not make, or closed");
         }
     }
 
@@ -1739,8 +1908,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         public bool DeletePending { get; set; }
 
-        /// <summary>Written, not yet flushed: clones of it read as zeros (<see cref="WrittenNotFlushed"/>).</summary>
+        /// <summary>Written, not yet flushed: clones of it may read as zeros (<see cref="WrittenNotFlushed"/>).</summary>
         public bool Unflushed { get; set; }
+
+        /// <summary>A clone is flushing it now (<see cref="UnflushedSourceClones.FlushedByTheClone"/>).</summary>
+        public bool FlushingForAClone { get; set; }
 
         /// <summary>False once its name is gone (deleted, or a POSIX delete) while handles keep it open.</summary>
         public bool Named { get; set; } = true;
@@ -1749,6 +1921,33 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         public long? ChangeTimeSet { get; set; }
     }
+}
+
+/// <summary>A named mutex: its owning thread (0: none), how often that thread took it, and the handles to it.</summary>
+internal sealed class SimulatedMutex
+{
+    public SimulatedMutex(string name) => Name = name;
+
+    public string Name { get; }
+
+    public int Owner { get; set; }
+
+    public int Count { get; set; }
+
+    public int Handles { get; set; }
+}
+
+/// <summary>What a clone of a source whose data is still only in the cache gets (<see cref="SimulatedWindowsSystemCalls.UnflushedSources"/>).</summary>
+internal enum UnflushedSourceClones
+{
+    /// <summary>
+    /// microsoft/CopyOnWrite #12: the clone flushes the source first; a clone of the same file that starts during that
+    /// flush goes on anyway and reads zeros. A clone alone, or one after another, is right.
+    /// </summary>
+    FlushedByTheClone,
+
+    /// <summary>git-lfs #6312's report: a clone captures what is on the volume (zeros) until the file is flushed.</summary>
+    ReadAsZeros,
 }
 
 /// <summary>One simulated volume: where it is mounted, its GUID name, what it can do, how much room it has.</summary>

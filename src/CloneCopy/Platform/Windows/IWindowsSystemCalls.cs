@@ -122,8 +122,9 @@ internal interface IWindowsSystemCalls
 
     /// <summary>
     /// SetFileInformationByHandle(FileRenameInfoEx) with FILE_RENAME_FLAG_* <paramref name="flags"/>: gives the open
-    /// file (opened with DELETE access) the name <paramref name="newPath"/>, a full path. Windows 10 1709 and later;
-    /// older systems and some filesystems answer ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED.
+    /// file (opened with DELETE access) the name <paramref name="newPath"/>, a full path. Windows 10 1607 and later (the
+    /// WDK headers gate the flags at _WIN32_WINNT_WIN10_RS1); older systems and some filesystems answer
+    /// ERROR_INVALID_PARAMETER or ERROR_NOT_SUPPORTED.
     /// </summary>
     int RenameByHandle(SafeFileHandle file, string newPath, uint flags);
 
@@ -141,6 +142,26 @@ internal interface IWindowsSystemCalls
 
     /// <summary>RtlGetVersion's build number (19045, 22631, 26100...).</summary>
     int GetOsBuild(out int build);
+
+    /// <summary>
+    /// CreateMutexW, not owned, with the name <paramref name="name"/> (in the Local\ namespace: the caller's session): a
+    /// new mutex, or the existing one of that name (ERROR_ALREADY_EXISTS is success here). Any process of the session
+    /// that asks for the name gets the same kernel object (Kernel Object Namespaces).
+    /// </summary>
+    int CreateMutex(string name, out SafeWaitHandle mutex);
+
+    /// <summary>
+    /// WaitForSingleObject on a mutex: 0 once this thread owns it (WAIT_OBJECT_0, and WAIT_ABANDONED: its last owner
+    /// ended without releasing it, and the wait still gives ownership), WAIT_TIMEOUT (258) after
+    /// <paramref name="milliseconds"/>, else the error.
+    /// </summary>
+    int WaitForMutex(SafeWaitHandle mutex, int milliseconds);
+
+    /// <summary>ReleaseMutex: on the thread that owns it (ERROR_NOT_OWNER otherwise).</summary>
+    int ReleaseMutex(SafeWaitHandle mutex);
+
+    /// <summary>CloseHandle of a mutex (the object goes with its last handle).</summary>
+    void CloseMutex(SafeWaitHandle mutex);
 }
 
 /// <summary>What GetFileInformationByHandle says about an open file, in managed form.</summary>

@@ -128,4 +128,13 @@ internal sealed class LongPathCalls : IWindowsSystemCalls
     public int CreateHardLink(string linkPath, string existingPath) => _inner.CreateHardLink(Extended(linkPath), Extended(existingPath));
 
     public int GetOsBuild(out int build) => _inner.GetOsBuild(out build);
+
+    /// <summary>A kernel object's name, not a path: passed as it is.</summary>
+    public int CreateMutex(string name, out SafeWaitHandle mutex) => _inner.CreateMutex(name, out mutex);
+
+    public int WaitForMutex(SafeWaitHandle mutex, int milliseconds) => _inner.WaitForMutex(mutex, milliseconds);
+
+    public int ReleaseMutex(SafeWaitHandle mutex) => _inner.ReleaseMutex(mutex);
+
+    public void CloseMutex(SafeWaitHandle mutex) => _inner.CloseMutex(mutex);
 }

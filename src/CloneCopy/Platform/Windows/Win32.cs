@@ -113,6 +113,8 @@ internal static class Win32
     public const int ErrorInvalidName = 123;
     public const int ErrorAlreadyExists = 183;
     public const int ErrorFilenameExcedRange = 206;
+    public const int WaitTimeout = 258;
+    public const int ErrorNotOwner = 288;
     public const int ErrorBlockTooManyReferences = 347;
     public const int ErrorDiskQuotaExceeded = 1295;
 

@@ -21,7 +21,7 @@ internal sealed partial class WindowsBlockCloner
     /// (the destination exists, access denied): undecided, another file will tell, and this one is copied as any
     /// refused file (null only where nothing was written).
     /// </summary>
-    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool unflushed)
+    private CloneAttempt? ProbeCopyFile(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool fresh)
     {
         int error = _calls.CopyFile(source, destination);
         if (error != 0)
@@ -31,11 +31,14 @@ internal sealed partial class WindowsBlockCloner
         }
 
         // Read access for the extents (FSCTL_GET_RETRIEVAL_POINTERS) and the read-back, DELETE to remove a clone that
-        // reads back wrong, sharing everything: a scanner may hold it. Write access only for a test's hook.
-        uint access = Win32.GenericRead | Win32.Delete | (_readBack?.HasTestHook == true ? Win32.GenericWrite : 0);
+        // reads back wrong, sharing everything: a scanner may hold it. Write access only for a test's hook, which a
+        // READONLY copy refuses (File Attribute Constants): that refusal is the hook's, not CopyFile's answer, so the
+        // question stays open for another file; the copy, CopyFile's own, is kept as any answer keeps it.
+        bool hook = _readBack?.HasTestHook == true;
+        uint access = Win32.GenericRead | Win32.Delete | (hook ? Win32.GenericWrite : 0);
         if (_calls.CreateFile(destination, access, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle copy) != 0)
         {
-            Volatile.Write(ref state.CopyFile, CopyFileCopies);
+            Volatile.Write(ref state.CopyFile, hook ? CopyFileUnknown : CopyFileCopies);
             return CopiedWhenAsked;
         }
 
@@ -49,7 +52,7 @@ internal sealed partial class WindowsBlockCloner
 
             // CopyFile's clone is read back (on the source's handle and the copy's) before files are left to CopyFile:
             // a wrong one is removed, as a wrong clone of CloneCopy's own, and the file copied plainly.
-            if (clones && _readBack?.Check(state.Key, from, copy, sourceInfo.EndOfFile, destination, whole: unflushed) is CloneAttempt wrong)
+            if (clones && _readBack?.Check(state.Key, from, copy, sourceInfo.EndOfFile, destination, whole: fresh) is CloneAttempt wrong)
             {
                 Volatile.Write(ref state.CopyFile, CopyFileCopies);
                 marked = MarkForDeletion(copy, volume);

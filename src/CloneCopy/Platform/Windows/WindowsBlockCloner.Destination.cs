@@ -9,9 +9,10 @@ namespace CloneCopy.Platform.Windows;
 internal sealed partial class WindowsBlockCloner
 {
     /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
-    /// <param name="unflushed">The source is fresh and could not be flushed: the clone is read back whole.</param>
+    /// <param name="lease">A fresh source's mutex, held for the clone FSCTLs and released right after them; null when not taken.</param>
+    /// <param name="wholeReadBack">The source is fresh: the clone is read back whole.</param>
     /// <param name="seeded"><paramref name="data"/> is a seed, not the source: its refusals do not count against the volume.</param>
-    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, bool unflushed, bool seeded, CancellationToken cancellation)
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CloneLease? lease, bool wholeReadBack, bool seeded, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only.
@@ -23,7 +24,7 @@ internal sealed partial class WindowsBlockCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, unflushed, seeded, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, lease, wholeReadBack, seeded, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -71,7 +72,7 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
     /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
     /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, bool unflushed, bool seeded, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, CloneLease? lease, bool wholeReadBack, bool seeded, CancellationToken cancellation)
     {
         CloneAttempt failure;
         bool refusalCounts = !seeded && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
@@ -133,6 +134,7 @@ internal sealed partial class WindowsBlockCloner
             }
         }
 
+        lease?.Release(); // the clone of a fresh source is done: the next one may start (the read-back needs no turn)
         Volatile.Write(ref state.Refusals, 0); // the volume clones: only refusals in a row count
 
         // Not sparse at the end, whatever the source: CopyFile keeps sparseness only when asked (COPY_FILE_ENABLE_SPARSE_COPY,
@@ -143,27 +145,32 @@ internal sealed partial class WindowsBlockCloner
             return failure;
         }
 
-        // The read-back (the first clone per volume per build, a fresh source that could not be flushed, or every clone
-        // with CloneCopyVerifyClones), here: on the handles the clone was made with, none of which shares writing, so
+        // The read-back (the first clone per volume per build, a fresh source's clone whole, or every clone with
+        // CloneCopyVerifyClones), here: on the handles the clone was made with, none of which shares writing, so
         // another process cannot change either file meanwhile; after the sparse clear, so a clone that shared nothing
         // and was filled with zeros just now is seen; before the metadata, so a wrong clone is still a half-made file
         // without READONLY or HIDDEN, removed by the failure tail like any other, and the file is copied.
-        if (_readBack?.Check(state.Key, from, to, sourceInfo.EndOfFile, destination, whole: unflushed) is CloneAttempt wrong)
+        if (_readBack?.Check(state.Key, from, to, sourceInfo.EndOfFile, destination, whole: wholeReadBack) is CloneAttempt wrong)
         {
             return wrong;
         }
 
         // The last write time and the attributes CopyFile keeps (its remarks promise the attributes; the time is
         // ASSUMED A6), on the open handle and last, so nothing after it changes the time (FILE_BASIC_INFORMATION: 0
-        // leaves a time as it is, so creation, access and change times stay the new file's). Only the attributes a
-        // set may change (MS-FSA 2.1.5.15.2); none of them is FILE_ATTRIBUTE_NORMAL, which clears the archive bit a
-        // new file is given.
+        // leaves a time as it is, so creation and access times stay the new file's). Only the attributes a set may
+        // change (MS-FSA 2.1.5.15.2); none of them is FILE_ATTRIBUTE_NORMAL, which clears the archive bit a new file is
+        // given. The change time is given too, the moment of this call as the system would have stamped it: known to
+        // this process, it tells later that the file is still the clone made here, whose data is the shared clusters,
+        // when it is the source of the next copy in a chain (a change through any other handle stamps a new one: MS-FSA
+        // 2.1.4.17; ASSUMED A22 where ReFS would keep or ignore it).
         uint attributes = sourceInfo.Attributes & Win32.ValidSetAttributes;
-        if (Failed(_calls.SetBasicInformation(to, new Win32FileTimes(0, 0, sourceInfo.Times.LastWriteTime, 0), attributes == 0 ? Win32.FileAttributeNormal : attributes), destination, out failure))
+        long changeTime = DateTime.UtcNow.ToFileTimeUtc();
+        if (Failed(_calls.SetBasicInformation(to, new Win32FileTimes(0, 0, sourceInfo.Times.LastWriteTime, changeTime), attributes == 0 ? Win32.FileAttributeNormal : attributes), destination, out failure))
         {
             return failure;
         }
 
+        RememberOnVolume(destination, new DataIdentity(changeTime, sourceInfo.Times.LastWriteTime, sourceInfo.EndOfFile));
         return CloneAttempt.Cloned;
     }
 }

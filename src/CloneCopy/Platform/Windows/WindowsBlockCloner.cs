@@ -29,7 +29,7 @@ namespace CloneCopy.Platform.Windows;
 /// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
 /// </para>
 /// </summary>
-internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner
+internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner, IRenameFollowingCloner
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
@@ -90,10 +90,12 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     private CloneReadBack? _readBack;
 
     /// <param name="chunkSize">Tests make it small to see chunking with small files.</param>
-    public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize)
+    /// <param name="environment">Where CLONECOPY_TEST_FRESH_SOURCES is read (<see cref="GuardsFreshSources"/>): the process's by default.</param>
+    public WindowsBlockCloner(IWindowsSystemCalls calls, long chunkSize = DefaultChunkSize, CopyEnvironment? environment = null)
     {
         _calls = LongPathCalls.Over(calls);
         _chunkSize = chunkSize;
+        _guardsFreshSources = GuardsFreshSources(environment ?? CopyEnvironment.Process);
         Volumes = new WindowsVolumes(_calls);
         _osBuild = new Lazy<int>(() => _calls.GetOsBuild(out int build) == 0 ? build : 0);
         _newVolumeState = key => new VolumeState(key, _osBuild.Value >= FirstBuildWhoseCopyFileMayClone ? CopyFileUnknown : CopyFileCopies);
@@ -113,7 +115,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
     {
         Volumes.Forget();
         _volumeStates.Clear();
-        _flushed.Clear();
+        _onVolume.Clear();
     }
 
     public NotClonedReason ProbeVolumes(string source, string destination)
@@ -129,14 +131,15 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>
     /// Records the fresh copy made after a link-limit answer as the seed of later clones of <paramref name="source"/>:
-    /// first flushed (File.Copy has just written it; three calls, once; a copy that cannot be flushed, a read-only one,
-    /// is no seed), then its identity now (ChangeTime, last write time, end of file, file index; three calls, once), and
-    /// the source's when the limit was met. A seed is used only while both still have those identities (<see cref="OpenSeed"/>).
+    /// first flushed (File.Copy has just written it, and it is CloneCopy's own file; three calls, once; a copy that cannot
+    /// be flushed, a read-only one, is no seed), then its identity now (ChangeTime, last write time, end of file, file
+    /// index; three calls, once), and the source's when the limit was met. A seed is used only while both still have those
+    /// identities (<see cref="OpenSeed"/>). Flushed, its data is on the volume: as a source itself it is not fresh.
     /// </summary>
     public void CopiedAtLinkLimit(string source, string copy)
     {
         if (!_atLinkLimit.TryRemove(source, out FileIdentity sourceIdentity)
-            || !Flushed(copy)
+            || !FlushedOwnCopy(copy)
             || _calls.CreateFile(copy, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) != 0)
         {
             return;
@@ -147,6 +150,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
             if (_calls.QueryAllInformation(handle, out Win32FileAllInformation copyInfo) == 0)
             {
                 _seeds[source] = new Seed(copy, sourceIdentity, FileIdentity.Of(copyInfo));
+                RememberOnVolume(copy, DataIdentity.Of(copyInfo));
             }
         }
         finally
@@ -206,74 +210,29 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         }
 
         // Shared for reading and deleting only, as the CopyOnWrite library opens its source: no one can write the
-        // bytes between our look at the file and the clone. A file another process has open for writing is a
-        // sharing violation here, and is left to CopyFile, whose own share mode for its source is not documented
-        // (Wine's shares write too): MSBuild's Copy would have called it. Opened and looked at under the source's gate
-        // (WindowsBlockCloner.FreshSources.cs), so that a fresh source can be flushed while no thread here holds it.
-        SafeFileHandle? from = null;
-        Win32FileAllInformation sourceInfo;
-        bool unflushed = false;
-        lock (GateOf(source))
+        // bytes between our look at the file and the clone, and every other reader (CopyFile's share mode for its source
+        // is read and delete too) still may open it. A file another process has open for writing is a sharing violation
+        // here, and is left to CopyFile: MSBuild's Copy would have called it.
+        int opened = _calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle from);
+        if (opened == Win32.ErrorSharingViolation)
         {
-            int opened = _calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle opening);
-            if (opened == Win32.ErrorSharingViolation)
-            {
-                return CloneAttempt.LeftToPlatformCopy(NotClonedReason.SourceSharingViolation, Described(opened, source));
-            }
+            return CloneAttempt.LeftToPlatformCopy(NotClonedReason.SourceSharingViolation, Described(opened, source));
+        }
 
-            if (Failed(opened, source, out CloneAttempt failure))
-            {
-                return failure;
-            }
-
-            from = opening;
-            bool ready = false;
-            try
-            {
-                // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
-                if (Failed(_calls.QueryAllInformation(from, out sourceInfo), source, out failure))
-                {
-                    return failure;
-                }
-
-                // A source written moments ago may have its data in the cache only, and ReFS has answered the clone of
-                // such a file with success and zeros: it is flushed first, and opened again.
-                if (NeedsFlush(source, sourceInfo))
-                {
-                    _calls.CloseHandle(from);
-                    from = null;
-                    unflushed = !Flushed(source);
-                    if (Failed(_calls.CreateFile(source, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out opening), source, out failure))
-                    {
-                        return failure;
-                    }
-
-                    from = opening;
-                    if (Failed(_calls.QueryAllInformation(from, out sourceInfo), source, out failure))
-                    {
-                        return failure;
-                    }
-
-                    if (!unflushed)
-                    {
-                        RememberFlushed(source, sourceInfo);
-                    }
-                }
-
-                ready = true;
-            }
-            finally
-            {
-                if (!ready && from is not null)
-                {
-                    _calls.CloseHandle(from);
-                }
-            }
+        if (Failed(opened, source, out CloneAttempt failure))
+        {
+            return failure;
         }
 
         try
         {
-            return CloneFrom(from, sourceInfo, source, destination, volume, state, mayLeaveToCopyFile, unflushed, cancellation);
+            // One query for what the clone needs (length, attributes, times) and what CopyFile would carry (EaSize).
+            if (Failed(_calls.QueryAllInformation(from, out Win32FileAllInformation sourceInfo), source, out failure))
+            {
+                return failure;
+            }
+
+            return CloneFrom(from, sourceInfo, source, destination, volume, state, mayLeaveToCopyFile, IsFresh(source, sourceInfo), cancellation);
         }
         finally
         {
@@ -283,8 +242,8 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
     /// <param name="mayAskCopyFile">False where the file may not be left to CopyFile (the guard, a clone in place of a link): such a file never asks the CopyFile question, whose copy is kept where CopyFile copies, since it must be a clone.</param>
-    /// <param name="unflushed">The source is fresh and could not be flushed: its clone is read back whole.</param>
-    private CloneAttempt CloneFrom(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, bool unflushed, CancellationToken cancellation)
+    /// <param name="fresh">The source's data may still be only in the cache (<see cref="IsFresh"/>): its clone is made under its mutex and read back whole.</param>
+    private CloneAttempt CloneFrom(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, bool fresh, CancellationToken cancellation)
     {
         CloneAttempt failure;
         if (WhatACloneWouldDrop(from, source, sourceInfo, volume) is CloneAttempt dropped)
@@ -338,16 +297,30 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         bool mayAsk = mayAskCopyFile && sourceInfo.EndOfFile is >= CopyFileProbeMinimum and <= CopyFileProbeMaximum
             && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
         if (mayAsk && Interlocked.CompareExchange(ref state.CopyFile, CopyFileProbing, CopyFileUnknown) == CopyFileUnknown
-            && ProbeCopyFile(from, sourceInfo, source, destination, volume, state, unflushed) is CloneAttempt probed)
+            && ProbeCopyFile(from, sourceInfo, source, destination, volume, state, fresh) is CloneAttempt probed)
         {
+            if (fresh && probed.Kind == CloneAttemptKind.Cloned && _readBack is not null)
+            {
+                RememberOnVolume(source, DataIdentity.Of(sourceInfo)); // CopyFile's clone read back whole and right
+            }
+
             return probed;
         }
 
-        // After a link-limit copy, the clone reads the seed (whose blocks have fewer references) instead of the source.
+        // After a link-limit copy, the clone reads the seed (whose blocks have fewer references) instead of the source:
+        // CloneCopy's own copy, flushed, so the source's freshness does not matter then.
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
+        bool careful = fresh && seed is null;
+        CloneLease? lease = null;
         try
         {
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, unflushed, seeded: seed is not null, cancellation);
+            lease = careful ? SerializeClonesOf(from, cancellation) : null;
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, lease, wholeReadBack: careful, seeded: seed is not null, cancellation);
+            if (careful && attempt.Kind == CloneAttemptKind.Cloned && _readBack is not null)
+            {
+                RememberOnVolume(source, DataIdentity.Of(sourceInfo)); // read back whole and right: its data is on the volume
+            }
+
             if (attempt.Reason == NotClonedReason.IntegrityStreamsCannotBeGiven)
             {
                 Volatile.Write(ref state.GivesNoIntegrity, true); // later such files go to CopyFile before a destination is made
@@ -364,6 +337,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         }
         finally
         {
+            lease?.Dispose();
             if (seed is not null)
             {
                 _calls.CloseHandle(seed);

@@ -15,6 +15,7 @@ internal sealed class WindowsPlatform : IPlatform
 {
     private readonly IWindowsSystemCalls _kernel;
     private readonly WindowsFileIdentity _identity;
+    private readonly ClonerTransfer _transfer;
 
     public WindowsPlatform(IWindowsSystemCalls kernel, EngineDiagnostics diagnostics)
     {
@@ -22,7 +23,7 @@ internal sealed class WindowsPlatform : IPlatform
         _identity = new WindowsFileIdentity(_kernel);
 
         // The cloner is created lazily, inside the transfer: a failure becomes one message and plain copies.
-        Transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel), diagnostics, FileItLeadsTo);
+        Transfer = _transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel), diagnostics, FileItLeadsTo);
     }
 
     public bool FollowsWindowsRules => true;
@@ -85,7 +86,12 @@ internal sealed class WindowsPlatform : IPlatform
     public bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
         WindowsLinks.TryCreateSymbolicLink(_kernel, WindowsOsBuild.Current, existingPath, newPath, out error);
 
-    public void ReplaceWith(string replacementPath, string destinationPath) => WindowsReplace.Replace(_kernel, replacementPath, destinationPath);
+    /// <summary>The rename, then the transfer chain told where the file it wrote now is (a seed made at the link limit follows it).</summary>
+    public void ReplaceWith(string replacementPath, string destinationPath)
+    {
+        WindowsReplace.Replace(_kernel, replacementPath, destinationPath);
+        _transfer.Renamed(replacementPath, destinationPath);
+    }
 
     /// <summary>.NET follows links itself; the .NET Framework build asks kernel32 for the final path.</summary>
     public FileInfo FileItLeadsTo(string path) =>

@@ -7,7 +7,7 @@ namespace CloneCopy.Platform.Windows;
 /// CloneCopyAtomicReplace on Windows: the finished replacement takes the destination's name in one rename. First by
 /// handle, FileRenameInfoEx with REPLACE_IF_EXISTS and POSIX_SEMANTICS (the old file's name goes at once even where a
 /// reader holds it open with FILE_SHARE_DELETE, as rename(2) lets it on Linux); where that class is not known (before
-/// Windows 10 1709, FAT, some network redirectors) or refused, MoveFileEx with MOVEFILE_REPLACE_EXISTING, which also
+/// Windows 10 1607, FAT, some network redirectors) or refused, MoveFileEx with MOVEFILE_REPLACE_EXISTING, which also
 /// replaces in one step on one volume. The replacement is opened as itself (a symbolic link made in place of the
 /// destination is renamed, not the file it points to).
 /// </summary>

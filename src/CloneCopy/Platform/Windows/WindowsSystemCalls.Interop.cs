@@ -139,6 +139,16 @@ internal sealed partial class WindowsSystemCalls
         [DllImport(Kernel32, EntryPoint = "CreateHardLinkW", CharSet = CharSet.Unicode, SetLastError = true)]
         public static extern bool CreateHardLink(string fileName, string existingFileName, IntPtr securityAttributes);
 
+        [DllImport(Kernel32, EntryPoint = "CreateMutexW", CharSet = CharSet.Unicode, SetLastError = true)]
+        public static extern SafeWaitHandle CreateMutex(IntPtr mutexAttributes, [MarshalAs(UnmanagedType.Bool)] bool initialOwner, string name);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        public static extern uint WaitForSingleObject(SafeWaitHandle handle, uint milliseconds);
+
+        [DllImport(Kernel32, SetLastError = true)]
+        [return: MarshalAs(UnmanagedType.Bool)]
+        public static extern bool ReleaseMutex(SafeWaitHandle mutex);
+
         /// <summary>Unlike GetVersionEx, not subject to the application manifest: the true build number.</summary>
         [DllImport("ntdll.dll")]
         public static extern int RtlGetVersion(ref OsVersionInfo versionInformation);

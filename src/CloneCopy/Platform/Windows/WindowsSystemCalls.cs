@@ -375,6 +375,29 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
         return build > 0 ? 0 : Win32.ErrorGenFailure;
     }
 
+    public int CreateMutex(string name, out SafeWaitHandle mutex)
+    {
+        // ERROR_ALREADY_EXISTS comes with a valid handle to the existing mutex: success here.
+        mutex = Native.CreateMutex(IntPtr.Zero, initialOwner: false, name);
+        return mutex.IsInvalid ? LastErrorOr(Win32.ErrorGenFailure) : 0;
+    }
+
+    public int WaitForMutex(SafeWaitHandle mutex, int milliseconds)
+    {
+        const uint WaitObject0 = 0, WaitAbandoned = 0x80, WaitFailed = 0xFFFFFFFF;
+        uint waited = Native.WaitForSingleObject(mutex, (uint)milliseconds);
+        return waited switch
+        {
+            WaitObject0 or WaitAbandoned => 0,
+            WaitFailed => LastErrorOr(Win32.ErrorGenFailure),
+            _ => (int)waited, // WAIT_TIMEOUT (258), which is also the Win32 error of that name
+        };
+    }
+
+    public int ReleaseMutex(SafeWaitHandle mutex) => Native.ReleaseMutex(mutex) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
+
+    public void CloseMutex(SafeWaitHandle mutex) => mutex.Dispose();
+
     /// <summary>
     /// FILE_RENAME_INFO: Flags (a DWORD, in a union with the BOOLEAN ReplaceIfExists), RootDirectory (a HANDLE, null
     /// here), FileNameLength in bytes, then the name's UTF-16 characters; the buffer ends with a terminating zero.
