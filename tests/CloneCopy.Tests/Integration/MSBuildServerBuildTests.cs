@@ -205,18 +205,23 @@ public sealed partial class MSBuildServerBuildTests
         Assert.True(cancelled, log);
         Assert.True(code != 0, $"the build was not cancelled:{Environment.NewLine}{log}");
         int first = Assert.Single(ProjectProcesses(log)).Value;
-        Assert.Equal(first, Assert.Single(session.Processes(), p => p.NodeMode == 8).Pid);
         string output = Path.Combine(root, "App", "bin", "Debug", "net10.0", "big");
         int copiedBefore = Directory.Exists(output) ? Directory.GetFiles(output).Length : 0;
 
-        // The server finishes the cancelled build after its client has gone; a client that finds it busy builds in its own
-        // process instead. So the next build waits until the same server takes builds again.
-        WaitUntilTheServerTakesBuilds(session, mount.Scratch, first);
+        // MSBuild 18.9's server ends itself after a cancelled build (seen as well with a project without CloneCopy): the
+        // next build then starts a new one, and what the cancelled build left is on disk only. Where a server is still
+        // there, the next build waits until it takes builds again (a client that finds it busy builds in its own process).
+        bool serverSurvived = session.Processes().Any(p => p.Pid == first);
+        if (serverSurvived)
+        {
+            WaitUntilTheServerTakesBuilds(session, mount.Scratch, first);
+        }
 
         var (again, rebuilt) = session.Run($"build \"{project}\" -v:n -nologo -tl:off", mount.Scratch);
 
         Assert.True(again == 0, rebuilt);
-        Assert.Equal(first, Assert.Single(ProjectProcesses(rebuilt)).Value);
+        int second = Assert.Single(ProjectProcesses(rebuilt)).Value;
+        Assert.True(serverSurvived ? second == first : session.Processes().Any(p => p.Pid == second && p.NodeMode == 8), $"rebuilt in {second}; the cancelled build's server {first} {(serverSurvived ? "survived" : "ended")}");
         Assert.Equal(names, Directory.GetFiles(output).Select(Path.GetFileName).Order());
         foreach (string name in names)
         {
