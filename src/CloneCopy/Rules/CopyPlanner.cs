@@ -36,13 +36,12 @@ internal static class CopyPlanner
         }
 
         // Which order MSBuild lists a folder's files in (asked only when there are folders: it may ask MSBuild's change waves).
-        bool breadthFirst = sourceFolders is { Length: > 0 }
-            && RunningMSBuild.Current.ListsSourceFoldersBreadthFirst(() => MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_11));
+        bool breadthFirst = sourceFolders is { Length: > 0 } && RunningMSBuildWalksByLevel();
         foreach (ITaskItem sourceFolder in sourceFolders ?? [])
         {
             // Named, and its files named, as MSBuild does (see SourceFolderPath).
             var folderPath = SourceFolderPath.Of(sourceFolder.ItemSpec, environment);
-            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath, breadthFirst))
+            foreach ((string path, string relative) in SourceFolderEnumerator.Enumerate(folderPath.FullPath, folderPath.ListedBreadthFirst(breadthFirst)))
             {
                 var destination = new TaskItem(ItemSpecEscaping.Escape(Path.Combine(folder, folderPath.Name, folderPath.NameOf(path, relative))));
                 sourceFolder.CopyMetadataTo(destination);
@@ -52,4 +51,8 @@ internal static class CopyPlanner
 
         return pairs;
     }
+
+    /// <summary>Whether the running MSBuild's new walk (breadth first) is on; each folder may still be walked the old way (SourceFolderPath).</summary>
+    internal static bool RunningMSBuildWalksByLevel() =>
+        RunningMSBuild.Current.ListsSourceFoldersBreadthFirst(() => MSBuildChangeWaves.AreFeaturesEnabled(MSBuildChangeWaves.Wave18_11));
 }

@@ -139,7 +139,7 @@ public sealed partial class MSBuild18BuildTests
         {
             string[] calls = ReadRange(trace, start, traceEnds[build]).Split('\n');
             start = traceEnds[build];
-            var (clones, readBacks) = ClonesAndReadBacks(calls);
+            var (clones, readBacks) = CloneTrace.ClonesAndReadBacks(calls);
             var lines = SummaryLines(logs[build]);
             Assert.True(lines.Select(l => l.Project).Order().SequenceEqual(["App", "Lib"]), $"build {build + 1} ({context}): {string.Join(" | ", lines.Select(l => l.Line))}");
             if (kinds[build] == FilesystemKind.Xfs)
@@ -153,55 +153,6 @@ public sealed partial class MSBuild18BuildTests
             }
         }
     }
-
-    /// <summary>
-    /// The clones made (FICLONE answered 0) and those read back: a read-back is pread64 on the clone's own descriptor (the
-    /// same number and file) among the cloning thread's next two traced calls (the verifier reads the source, then the
-    /// clone, right after cloning, with pread on the transfer's descriptors). Other preads of those files, or of other
-    /// files through a reused descriptor number (the SDK's CopyRefAssembly reading ref/Lib.dll next), are not.
-    /// </summary>
-    private static (int Clones, int ReadBacks) ClonesAndReadBacks(string[] calls)
-    {
-        var cloneByThread = new Dictionary<string, (string Destination, int CallsLeft)>();
-        int clones = 0, readBacks = 0;
-        foreach (string call in calls)
-        {
-            Match traced = TracedCall().Match(call);
-            if (!traced.Success)
-            {
-                continue;
-            }
-
-            string thread = traced.Groups["thread"].Value;
-            string descriptor = traced.Groups["descriptor"].Value;
-            if (traced.Groups["call"].Value == "ioctl" && FiClone().IsMatch(call))
-            {
-                clones++;
-                cloneByThread[thread] = (descriptor, 2);
-            }
-            else if (cloneByThread.Remove(thread, out var cloned))
-            {
-                if (traced.Groups["call"].Value == "pread64" && descriptor == cloned.Destination)
-                {
-                    readBacks++;
-                }
-                else if (cloned.CallsLeft > 1)
-                {
-                    cloneByThread[thread] = (cloned.Destination, cloned.CallsLeft - 1);
-                }
-            }
-        }
-
-        return (clones, readBacks);
-    }
-
-    // "1234 pread64(7</x/bin/a.dll>, ..." and "1234 ioctl(7</x/bin/a.dll>, BTRFS_IOC_CLONE or FICLONE, 6) = 0" (strace names
-    // the request by both its names).
-    [GeneratedRegex(@"^(?<thread>\d+) +(?<call>pread64|ioctl)\((?<descriptor>\d+<[^>]+>)")]
-    private static partial Regex TracedCall();
-
-    [GeneratedRegex(@", (?:BTRFS_IOC_CLONE or )?FICLONE, \d+(?:<[^>]+>)?\) = 0")]
-    private static partial Regex FiClone();
 
     /// <summary>The README's way in (Directory.Build.props and global.json), an app and a library, no package of their own.</summary>
     private TestRepository AppWithLibraryWithoutPackages(string root) =>
@@ -254,68 +205,4 @@ public sealed partial class MSBuild18BuildTests
 
     [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \([0-9.]+ [KMGT]?B not written[^)]*\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z0-9]+)\]")]
     private static partial Regex SummaryLine();
-
-    /// <summary>
-    /// One folder whose filesystem is replaced on request: each <see cref="Mount"/> unmounts the previous one, detaches its
-    /// loop device and attaches the new image to that same device when it is still free, so the new filesystem has the
-    /// old one's device number.
-    /// </summary>
-    private sealed class ReplaceableMount : IDisposable
-    {
-        private int _count;
-        private string? _loop;
-
-        public ReplaceableMount()
-        {
-            Scratch = Directory.CreateTempSubdirectory("clonecopy-mounts").FullName;
-            Path = System.IO.Path.Combine(Scratch, "mounted");
-            Directory.CreateDirectory(Path);
-        }
-
-        public string Scratch { get; }
-
-        public string Path { get; }
-
-        /// <summary>The mounted filesystem's device as stat(1) names it (major:minor).</summary>
-        public string Device => ProcessRunner.RunChecked("stat", $"-c %Hd:%Ld \"{Path}\"").Trim();
-
-        public string Mount(FilesystemKind kind)
-        {
-            if (_loop is not null)
-            {
-                // Not lazily: a filesystem still held (by the build's process) would keep its device number busy.
-                ProcessRunner.RunChecked("umount", $"\"{Path}\"");
-            }
-
-            string image = System.IO.Path.Combine(Scratch, $"fs{++_count}.img");
-            ProcessRunner.RunChecked("truncate", $"-s 1G \"{image}\"");
-            ProcessRunner.RunChecked(kind == FilesystemKind.Xfs ? "mkfs.xfs" : "mkfs.ext4", kind == FilesystemKind.Xfs ? $"-q -f -m reflink=1 \"{image}\"" : $"-q -F \"{image}\"");
-            string? previous = _loop;
-            if (previous is not null)
-            {
-                ProcessRunner.Run("losetup", $"-d {previous}");
-            }
-
-            _loop = previous is not null && ProcessRunner.Run("losetup", $"{previous} \"{image}\"").ExitCode == 0
-                ? previous
-                : ProcessRunner.RunChecked("losetup", $"-f --show \"{image}\"").Trim();
-            ProcessRunner.RunChecked("mount", $"{_loop} \"{Path}\"");
-            return Path;
-        }
-
-        public void Dispose()
-        {
-            if (_loop is not null)
-            {
-                if (ProcessRunner.Run("umount", $"\"{Path}\"").ExitCode != 0)
-                {
-                    ProcessRunner.Run("umount", $"-l \"{Path}\"");
-                }
-
-                ProcessRunner.Run("losetup", $"-d {_loop}");
-            }
-
-            Directory.Delete(Scratch, recursive: true);
-        }
-    }
 }

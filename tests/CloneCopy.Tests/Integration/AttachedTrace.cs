@@ -1,0 +1,79 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using System.IO;
+using System.Linq;
+using System.Threading;
+using CloneCopy.Tests.Infrastructure;
+
+namespace CloneCopy.Tests.Integration;
+
+/// <summary>
+/// strace(1) attached to processes that already run (a build server and its worker nodes between two builds), with all
+/// their threads and the processes they start, recording pread64 and ioctl calls with file paths until <see cref="Stop"/>.
+/// </summary>
+internal sealed class AttachedTrace : IDisposable
+{
+    private readonly Process _strace;
+    private readonly string _file;
+    private bool _stopped;
+
+    public AttachedTrace(string file, IEnumerable<int> pids)
+    {
+        _file = file;
+        int[] attached = [.. pids];
+        var start = new ProcessStartInfo("strace", $"-f -y -e trace=pread64,ioctl -o \"{file}\" {string.Join(' ', attached.Select(p => $"-p {p}"))}")
+        {
+            RedirectStandardError = true,
+            RedirectStandardOutput = true,
+            UseShellExecute = false,
+        };
+        _strace = Process.Start(start) ?? throw new InvalidOperationException("could not start strace");
+        _strace.BeginOutputReadLine();
+
+        // Attached once strace has said so for each process ("strace: Process N attached"), so no call of the build is missed.
+        var said = new HashSet<int>();
+        var stopwatch = Stopwatch.StartNew();
+        while (!attached.All(said.Contains))
+        {
+            string? line = _strace.StandardError.ReadLine();
+            if (line is null || stopwatch.Elapsed > TimeSpan.FromSeconds(60))
+            {
+                throw new InvalidOperationException($"strace did not attach to {string.Join(", ", attached)} (last: {line})");
+            }
+
+            string[] words = line.Split(' ');
+            if (words.Length >= 4 && words[1] == "Process" && words[3] == "attached" && int.TryParse(words[2], out int pid))
+            {
+                said.Add(pid);
+            }
+        }
+
+        _ = _strace.StandardError.ReadToEndAsync();
+    }
+
+    /// <summary>Detaches (SIGINT, as at a terminal) and returns the calls recorded.</summary>
+    public string[] Stop()
+    {
+        _stopped = true;
+        ProcessRunner.Run("kill", $"-INT {_strace.Id}");
+        if (!_strace.WaitForExit(60_000))
+        {
+            _strace.Kill();
+            throw new TimeoutException("strace did not detach in 60 s");
+        }
+
+        return File.ReadAllLines(_file);
+    }
+
+    public void Dispose()
+    {
+        if (!_stopped && !_strace.HasExited)
+        {
+            ProcessRunner.Run("kill", $"-INT {_strace.Id}");
+            _strace.WaitForExit(60_000);
+        }
+
+        _strace.Dispose();
+    }
+}
