@@ -257,6 +257,39 @@ mistake "the CI guard is not handed to the Publish summary" Sdk/Sdk.targets \
 mistake "a source rewritten between a macOS clone and its read-back held against the volume (CLC008)" src/CloneCopy/Engine/ClonerTransfer.cs \
   '        if (sourceRewritten)' '        if (false && sourceRewritten)' \
   -method CloneCopy.Tests.MacOS.MacCloneFileClonerTests.A_source_another_process_writes_between_the_clone_and_its_read_back_raises_no_CLC008_and_the_volume_still_clones
+# CloneCopyAtomicReplace after a kill: the next build removes what a killed process left, and only that (issue 52).
+A=CloneCopy.Tests.AtomicReplace
+mistake "the switch replaces MSBuild's way (deleted, then written)" src/CloneCopy/Rules/PairAttempt.cs \
+  'if (destination.Exists && _options.AtomicReplace && ReplacesAtomically(' 'if (destination.Exists && false && _options.AtomicReplace && ReplacesAtomically(' \
+  -method $A.KilledReplaceTests.Killed_at_random_moments_of_large_copies_leaves_a_whole_destination_and_nothing_after_the_next_Copy
+mistake "a dead process's temporary file is never removed" src/CloneCopy/Rules/ReplacementFiles.cs \
+  '    private static void RemoveLeftover(string path)
+    {
+        try
+        {
+            File.Delete(path);' '    private static void RemoveLeftover(string path)
+    {
+        try
+        {
+            _ = File.Exists(path);' \
+  -method $A.KilledReplaceTests.Killed_at_random_moments_of_large_copies_leaves_a_whole_destination_and_nothing_after_the_next_Copy
+mistake "the look for killed replaces taken once per process, not per build" src/CloneCopy/Copy.cs \
+  'build?.FirstToLookForAbandonedReplacements() ?? AbandonedReplacements.FirstLookOfThisProcess()' 'AbandonedReplacements.FirstLookOfThisProcess()' \
+  -method $A.KilledReplaceTests.A_replace_killed_between_two_builds_of_one_node_is_removed_by_the_next_build_s_first_Copy_whatever_it_copies
+mistake "the look for killed replaces taken by every Copy" src/CloneCopy/Copy.cs \
+  'if (build?.FirstToLookForAbandonedReplacements() ?? AbandonedReplacements.FirstLookOfThisProcess())' 'if (build?.FirstToLookForAbandonedReplacements() is not null || true)' \
+  -class $A.AbandonedReplacementsLookCostTests
+mistake "a running process's record taken for a dead one's" src/CloneCopy/Rules/AbandonedReplacements.cs \
+  '                using FileStream? held = TryTake(record);
+                return held is not null;' '                using FileStream? held = TryTake(record);
+                return true;' \
+  -method $A.KilledReplaceTests.A_temporary_file_of_a_running_process_is_kept_by_every_cleaner_and_removed_once_the_process_is_gone
+mistake "a replacement cloned on Windows created without Hidden and Temporary" src/CloneCopy/Platform/Windows/WindowsBlockCloner.Destination.cs \
+  'CloneCopy.ReplacementFiles.IsReplacement(destination) ? Win32.FileAttributeHidden | Win32.FileAttributeTemporary : Win32.FileAttributeNormal' 'Win32.FileAttributeNormal' \
+  -class CloneCopy.Tests.Windows.AtomicReplaceTests
+mistake "a clone's attributes set with 0 for a source that has none (which leaves a replacement Hidden and Temporary)" src/CloneCopy/Platform/Windows/WindowsBlockCloner.Destination.cs \
+  'attributes == 0 ? Win32.FileAttributeNormal : attributes), destination, out failure))' 'attributes), destination, out failure))' \
+  -class CloneCopy.Tests.Windows.AtomicReplaceTests
 mistake_project=tests/CloneCopy.BuildCompare.Tests
 mistake "clonecopy-compare's range test made one-sided (CloneCopy slower called noise)" src/CloneCopy.BuildCompare/BuildTimeVerdict.cs \
   'bool overlap = cloneCopy.MinSeconds <= msbuildCopy.MaxSeconds && msbuildCopy.MinSeconds <= cloneCopy.MaxSeconds;' \

@@ -129,10 +129,17 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
 
         // Volume verdicts belong to one build: a reused node may meet a volume unlocked or mounted since.
-        BuildVerdicts? build = null;
-        if (Transfer is IBuildScopedVerdicts scoped && (build = BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new BuildVerdicts())) is not null)
+        BuildVerdicts? build = BuildScoped.GetOrCreate(BuildEngine, VolumeVerdictsKey, () => new BuildVerdicts());
+        if (Transfer is IBuildScopedVerdicts scoped && build is not null)
         {
             scoped.UseVerdictsOf(build);
+        }
+
+        // Once per build and node (once per process in a host that keeps nothing per build), whatever the settings: a
+        // build killed during an atomic replace may have left a temporary file in a folder no Copy of this build replaces into.
+        if (build?.FirstToLookForAbandonedReplacements() ?? AbandonedReplacements.FirstLookOfThisProcess())
+        {
+            AbandonedReplacements.RemoveAfterDeadProcesses();
         }
 
         List<CopyPair> pairs = CopyPlanner.Plan(SourceFiles, SourceFolders, DestinationFolder, DestinationFiles, environment);

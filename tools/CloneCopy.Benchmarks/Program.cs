@@ -10,6 +10,7 @@ using CloneCopy.Benchmarks;
 //   CloneCopy.Benchmarks generate-repo --out DIR [--projects 50] [--clonecopy no]
 //   CloneCopy.Benchmarks floor --from bin --to out [--pattern *.dll]   # the minimal clone loop, timed in this (fresh) process
 //   CloneCopy.Benchmarks read-back --fs xfs=/mnt/xfs [--rounds 15]   # what the clone read-back costs
+//   CloneCopy.Benchmarks look --dir DIR [--rounds 201]   # the once-per-build look for killed atomic replaces, beside a Copy of one up-to-date file
 var command = args.FirstOrDefault() ?? "help";
 var options = ParseOptions(args.Skip(1).ToArray());
 var filesystems = options.Where(o => o.Key == "fs").Select(o => o.Value.Split('=', 2)).ToDictionary(p => p[0], p => p[1]);
@@ -32,11 +33,14 @@ switch (command)
     case "read-back":
         ReadBackBenchmark.Run(filesystems, Get("rounds", 15), Console.Out);
         break;
+    case "look":
+        LookBenchmark.Run(Value("dir"), Get("rounds", 201), Console.Out);
+        break;
     case "floor":
         Console.WriteLine(MinimalCloneLoop.TimeFresh(Value("from"), Value("to"), options.Where(o => o.Key == "pattern").Select(o => o.Value).LastOrDefault() ?? "*").ToString("0.0", System.Globalization.CultureInfo.InvariantCulture));
         break;
     default:
-        Console.Error.WriteLine("commands: per-file | per-task | replace | generate-repo | read-back | floor (see Program.cs)");
+        Console.Error.WriteLine("commands: per-file | per-task | replace | generate-repo | read-back | look | floor (see Program.cs)");
         return 2;
 }
 

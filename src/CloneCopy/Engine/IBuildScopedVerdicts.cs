@@ -1,3 +1,5 @@
+using System.Threading;
+
 namespace CloneCopy.Engine;
 
 /// <summary>
@@ -22,6 +24,7 @@ internal sealed class BuildVerdicts
     private volatile bool _clonesMustBeKnown;
     private volatile bool _verifyClones;
     private volatile bool _atomicReplaceAsked;
+    private int _abandonedReplacementsLooked;
 
     /// <summary>
     /// Set when a project of this build on this node asked for the CI guard (CloneCopyRequireClones): a file that can
@@ -53,4 +56,10 @@ internal sealed class BuildVerdicts
         get => _atomicReplaceAsked;
         set => _atomicReplaceAsked = value;
     }
+
+    /// <summary>
+    /// True for the first Copy of this build on this node to ask, false for every later one: that Copy looks once for
+    /// the temporary files of killed atomic replaces (<see cref="AbandonedReplacements"/>), whatever this build's settings.
+    /// </summary>
+    public bool FirstToLookForAbandonedReplacements() => Interlocked.Exchange(ref _abandonedReplacementsLooked, 1) == 0;
 }

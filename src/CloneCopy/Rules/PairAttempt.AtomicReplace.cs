@@ -55,6 +55,24 @@ internal sealed partial class PairAttempt
         string folder = Path.GetDirectoryName(destinationFull) ?? ".";
         ReplacementFiles.RemoveAbandoned(folder, _options.CleanedFolders);
         string replacement = ReplacementFiles.NewPath(folder);
+        bool gone = false;
+        try
+        {
+            return ReplaceThrough(replacement, pair, sourceFull, destinationFull, destination, opened, sourceIsReadOnly, out gone);
+        }
+        finally
+        {
+            if (gone)
+            {
+                ReplacementFiles.Finished(); // else this process's record keeps the folder for the next build's look
+            }
+        }
+    }
+
+    /// <summary>The replacement written at <paramref name="replacement"/> and renamed over the destination; <paramref name="gone"/> once nothing is left under that name.</summary>
+    private PairOutcome ReplaceThrough(string replacement, CopyPair pair, string sourceFull, string destinationFull, PathStatus destination, OpenedSource? opened, bool sourceIsReadOnly, out bool gone)
+    {
+        gone = false;
         bool announced = false;
         PairOutcome outcome;
         try
@@ -63,6 +81,7 @@ internal sealed partial class PairAttempt
             if (linked is null && _options.ErrorIfLinkFails)
             {
                 // MSBuild's Copy has deleted the destination by now; so is it here, the error being the same.
+                gone = true; // nothing was made under the temporary name
                 DestinationRules.Prepare(_log, _options, pair.DestinationSpec, destinationFull, destination);
                 _log.LogErrorWithCodeFromResources(CopyMessages.LinkFailed, sourceFull, destinationFull);
                 return PairOutcome.Failed;
@@ -84,21 +103,17 @@ internal sealed partial class PairAttempt
             // an unreadable source, a full disk), or the rename was refused (on Windows, a reader holding the file
             // without FILE_SHARE_DELETE; a file mounted over): the destination is replaced as MSBuild's Copy replaces
             // it, and succeeds or fails where that succeeds or fails, with its error.
-            ReplacementFiles.RemoveQuietly(replacement);
+            gone = ReplacementFiles.RemoveQuietly(replacement);
             return ReplaceInPlace(pair, sourceFull, destinationFull, destination, sourceIsReadOnly, announced);
         }
         catch
         {
-            ReplacementFiles.RemoveQuietly(replacement);
+            gone = ReplacementFiles.RemoveQuietly(replacement);
             throw;
         }
 
-        if (outcome.Result == PairResult.HardLinked)
-        {
-            // rename(2) between two links of one file does nothing and succeeds: the temporary link would stay.
-            ReplacementFiles.RemoveQuietly(replacement);
-        }
-
+        // rename(2) between two links of one file does nothing and succeeds: the temporary link would stay.
+        gone = outcome.Result != PairResult.HardLinked || ReplacementFiles.RemoveQuietly(replacement);
         return outcome;
     }
 

@@ -8,28 +8,41 @@ namespace CloneCopy;
 
 /// <summary>
 /// The temporary files of CloneCopyAtomicReplace: a replacement is written beside its destination (same folder, so
-/// the same volume: the same clone, and a rename that is one step) under a hidden name that says whose it is,
-/// <c>.clonecopy-&lt;process id&gt;-&lt;number&gt;.tmp</c>. A Copy that fails removes its own; one killed between
-/// writing it and renaming it leaves it, and the first replacement into that folder in a later build (once per folder,
-/// build and node: <see cref="CleanedFolders"/>) removes every such file whose process is no longer running. One still being written by a live
-/// process (another project's Copy in a parallel build) is left alone.
+/// the same volume: the same clone, and a rename that is one step) under a name that starts with a dot (hidden on Unix;
+/// on Windows a file CloneCopy clones itself is also created Hidden and Temporary, until its metadata is set) and says
+/// whose it is, <c>.clonecopy-&lt;process id&gt;-&lt;instance&gt;-&lt;number&gt;.tmp</c> (<see cref="ReplacementOwner"/>).
+/// Before the first one goes into a folder the process records that folder (<see cref="ReplacementJournal"/>). A Copy
+/// that fails removes its own; one killed between writing it and renaming it leaves it, for whichever comes first:
+/// the next build's first Copy (<see cref="AbandonedReplacements.RemoveAfterDeadProcesses"/>, from the record), the
+/// first replacement into that folder in a later build (once per folder, build and node: <see cref="CleanedFolders"/>),
+/// or the clean step. None removes a file whose process still runs (another project's Copy in a parallel build).
 /// </summary>
 internal static class ReplacementFiles
 {
     private const string Prefix = ".clonecopy-";
     private const string Suffix = ".tmp";
 
-    private static readonly int OurProcessId = CurrentProcessId();
+    /// <summary>Numbers the names within this process.</summary>
+    private static long _next;
 
-    /// <summary>Numbers the names; starts at a random point so that a reused process id does not meet an old name.</summary>
-    private static long _next = new Random().Next() & 0xFFFFFF;
+    /// <summary>A new name in <paramref name="folder"/>, never used before by any process; the folder is recorded first (<see cref="ReplacementJournal.Began"/>: <see cref="Finished"/> must follow).</summary>
+    public static string NewPath(string folder)
+    {
+        ReplacementJournal.Began(folder);
+        return Path.Combine(folder, Prefix + ReplacementOwner.Current + "-" + Interlocked.Increment(ref _next).ToString("x", CultureInfo.InvariantCulture) + Suffix);
+    }
 
+    /// <summary>The temporary file of <see cref="NewPath"/> is gone: renamed over its destination, or removed.</summary>
+    public static void Finished() => ReplacementJournal.Ended();
 
-    /// <summary>A new name in <paramref name="folder"/>, never used before by this process.</summary>
-    public static string NewPath(string folder) =>
-        Path.Combine(folder, Prefix + OurProcessId.ToString(CultureInfo.InvariantCulture) + "-" + Interlocked.Increment(ref _next).ToString("x", CultureInfo.InvariantCulture) + Suffix);
+    /// <summary>Whether <paramref name="path"/> names a temporary file of CloneCopyAtomicReplace (its own or another process's).</summary>
+    public static bool IsReplacement(string path)
+    {
+        string name = Path.GetFileName(path);
+        return name.StartsWith(Prefix, StringComparison.Ordinal) && name.EndsWith(Suffix, StringComparison.Ordinal);
+    }
 
-    /// <summary>Removes, once per folder in <paramref name="cleaned"/>, the temporary files that dead processes left in <paramref name="folder"/>.</summary>
+    /// <summary>Removes, once per folder in <paramref name="cleaned"/>, the temporary files that processes now gone left in <paramref name="folder"/>.</summary>
     public static void RemoveAbandoned(string folder, CleanedFolders? cleaned)
     {
         if (cleaned?.Add(folder) == false)
@@ -41,9 +54,9 @@ internal static class ReplacementFiles
         {
             foreach (string path in Directory.EnumerateFiles(folder, Prefix + "*" + Suffix))
             {
-                if (ProcessOf(Path.GetFileName(path)) is int owner && owner != OurProcessId && !IsRunning(owner))
+                if (OwnerOf(Path.GetFileName(path)) is ReplacementOwner owner && AbandonedReplacements.IsGone(owner))
                 {
-                    RemoveQuietly(path);
+                    RemoveLeftover(path);
                 }
             }
         }
@@ -53,63 +66,70 @@ internal static class ReplacementFiles
         }
     }
 
-    /// <summary>Removes a temporary file this process made; one that is already gone, or cannot go, is left to the next cleaning.</summary>
-    public static void RemoveQuietly(string path)
+    /// <summary>Removes <paramref name="owner"/>'s temporary files from <paramref name="folder"/>; false where the folder could not be listed (it may still hold some).</summary>
+    public static bool RemoveFilesOf(ReplacementOwner owner, string folder)
+    {
+        try
+        {
+            foreach (string path in Directory.EnumerateFiles(folder, Prefix + owner + "-*" + Suffix))
+            {
+                RemoveLeftover(path);
+            }
+
+            return true;
+        }
+        catch (DirectoryNotFoundException)
+        {
+            return true; // the folder went, and what it held with it
+        }
+        catch (Exception e) when (CopyRetries.IsIoRelated(e))
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Removes a temporary file this process made: true when it is gone (or was never made); one that cannot go is left to the next build's look, from this process's record.</summary>
+    public static bool RemoveQuietly(string path)
+    {
+        try
+        {
+            File.Delete(path);
+            return true;
+        }
+        catch (Exception e) when (CopyRetries.IsIoRelated(e))
+        {
+            return false;
+        }
+    }
+
+    /// <summary>A dead process's file: on Windows one killed before its read-only attribute was cleared refuses File.Delete until it is.</summary>
+    private static void RemoveLeftover(string path)
     {
         try
         {
             File.Delete(path);
         }
+        catch (UnauthorizedAccessException)
+        {
+            try
+            {
+                File.SetAttributes(path, FileAttributes.Normal);
+                File.Delete(path);
+            }
+            catch (Exception e) when (CopyRetries.IsIoRelated(e))
+            {
+                // Cannot be removed by this user: left.
+            }
+        }
         catch (Exception e) when (CopyRetries.IsIoRelated(e))
         {
-            // Left for RemoveAbandoned in a later process.
+            // Gone already (another build removed it), or cannot be removed: left.
         }
     }
 
-    private static int? ProcessOf(string fileName)
-    {
-        if (!fileName.StartsWith(Prefix, StringComparison.Ordinal) || !fileName.EndsWith(Suffix, StringComparison.Ordinal))
-        {
-            return null;
-        }
-
-        // The digits of the process id, up to the dash before the number.
-        long id = 0;
-        int i = Prefix.Length;
-        for (; i < fileName.Length && fileName[i] >= '0' && fileName[i] <= '9' && id <= int.MaxValue; i++)
-        {
-            id = (id * 10) + (fileName[i] - '0');
-        }
-
-        return i > Prefix.Length && i < fileName.Length && fileName[i] == '-' && id <= int.MaxValue ? (int)id : null;
-    }
-
-    private static bool IsRunning(int processId)
-    {
-        try
-        {
-            using var process = System.Diagnostics.Process.GetProcessById(processId);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false; // no process with that id
-        }
-        catch (Exception e) when (e is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
-        {
-            return true; // cannot tell: leave its files
-        }
-    }
-
-    private static int CurrentProcessId()
-    {
-#if NET
-        return Environment.ProcessId;
-#else
-        using var process = System.Diagnostics.Process.GetCurrentProcess();
-        return process.Id;
-#endif
-    }
+    private static ReplacementOwner? OwnerOf(string fileName) =>
+        fileName.StartsWith(Prefix, StringComparison.Ordinal) && fileName.EndsWith(Suffix, StringComparison.Ordinal)
+            && ReplacementOwner.TryRead(fileName, Prefix.Length, out ReplacementOwner owner, out _) ? owner : null;
 }
 
 /// <summary>The folders whose abandoned replacement files were looked for: one set per build on a node (registered with the build), else per Copy call.</summary>

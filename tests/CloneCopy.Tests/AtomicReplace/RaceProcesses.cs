@@ -10,7 +10,11 @@ internal static class RaceProcesses
 {
     private static string Assembly => typeof(RaceProcesses).Assembly.Location;
 
-    public static Process Start(bool disableDotNetLocks, params string[] arguments)
+    public static Process Start(bool disableDotNetLocks, params string[] arguments) =>
+        Start(disableDotNetLocks, new System.Collections.Generic.Dictionary<string, string>(), arguments);
+
+    /// <param name="environment">Variables set for this process only (XDG_DATA_HOME: where it keeps its per-user record of replacements).</param>
+    public static Process Start(bool disableDotNetLocks, System.Collections.Generic.IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var start = new ProcessStartInfo("dotnet") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
         start.ArgumentList.Add(Assembly);
@@ -24,6 +28,11 @@ internal static class RaceProcesses
             // The reader reads as a tool that is not .NET does (cat, an IDE, a scanner): without .NET's advisory
             // flock, which would otherwise make it wait for the writer's lock instead of seeing what is there.
             start.Environment["DOTNET_SYSTEM_IO_DISABLEFILELOCKING"] = "1";
+        }
+
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
         }
 
         return Process.Start(start) ?? throw new InvalidOperationException("could not start the test program");

@@ -106,6 +106,58 @@ public abstract class AtomicReplaceCases : IDisposable
         Assert.Contains(_kernel.Calls, c => c.StartsWith("MoveFileReplacing", StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData(0u)]
+    [InlineData(Win32.FileAttributeTemporary)]
+    [InlineData(Win32.FileAttributeHidden)]
+    public void A_replacement_CloneCopy_clones_is_hidden_and_temporary_until_it_is_whole_then_has_the_attributes_of_a_clone_at_the_destination(uint sourceAttributes)
+    {
+        // A block-cloning volume (ReFS) of its own; Windows Server 2022: no CopyFile question takes a file away from the clone.
+        string refs = Directory.CreateDirectory(Named("refs")).FullName;
+        _kernel.AddVolume(refs + Path.DirectorySeparatorChar, @"\\?\Volume{33333333-0000-0000-0000-000000000048}\");
+        _kernel.OsBuild = 20348;
+        string source = TestFiles.Write(Path.Combine(refs, "new.dll"), 10_000, seed: 1);
+        if (sourceAttributes != 0)
+        {
+            Assert.Equal(0, _kernel.CreateFile(source, Win32.GenericRead | Win32.GenericWrite, Win32.FileShareRead, Win32.OpenExisting, 0, out SafeFileHandle handle));
+            Assert.Equal(0, _kernel.SetBasicInformation(handle, default, sourceAttributes));
+            _kernel.CloseHandle(handle);
+        }
+
+        string destination = TestFiles.Write(Path.Combine(refs, "app.dll"), 2000, seed: 2);
+        string replacement = Path.Combine(refs, ".clonecopy-1-0000abcd-1.tmp");
+        uint? whileCloned = null;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "DuplicateExtents" && subject == replacement)
+            {
+                Assert.Equal(0, _kernel.GetFileAttributes(replacement, out uint attributes));
+                whileCloned = attributes;
+            }
+
+            return 0;
+        };
+        var transfer = new CloneCopy.Engine.ClonerTransfer(() => new WindowsBlockCloner(_kernel), new CloneCopy.Engine.EngineDiagnostics());
+
+        Assert.Equal(CloneCopy.Engine.TransferMethod.Cloned, transfer.Transfer(source, replacement, CancellationToken.None).Method);
+        WindowsReplace.Replace(_kernel, replacement, destination);
+
+        // Hidden (a killed build's leftover is) and Temporary while its clusters were being shared.
+        Assert.NotNull(whileCloned);
+        Assert.Equal(Win32.FileAttributeHidden | Win32.FileAttributeTemporary, whileCloned!.Value & (Win32.FileAttributeHidden | Win32.FileAttributeTemporary));
+
+        // Renamed into place with what a clone made at the destination itself gets (the source's, as CopyFile gives
+        // them): neither attribute kept where the source has none (a Temporary output would count as never flushed).
+        string direct = Path.Combine(refs, "direct.dll");
+        Assert.Equal(CloneCopy.Engine.TransferMethod.Cloned, transfer.Transfer(source, direct, CancellationToken.None).Method);
+        Assert.Equal(0, _kernel.GetFileAttributes(destination, out uint replaced));
+        Assert.Equal(0, _kernel.GetFileAttributes(direct, out uint cloned));
+        Assert.Equal(cloned, replaced);
+        Assert.Equal(sourceAttributes & (Win32.FileAttributeHidden | Win32.FileAttributeTemporary), replaced & (Win32.FileAttributeHidden | Win32.FileAttributeTemporary));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        Assert.False(File.Exists(replacement));
+    }
+
     /// <summary>A writer replaces the destination <see cref="Rounds"/> times while a reader opens it as fast as it can.</summary>
     private (int Unreadable, int Reads, int WriterFailures) Race(bool atomic)
     {

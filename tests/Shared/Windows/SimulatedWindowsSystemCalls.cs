@@ -457,6 +457,13 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
                 _files.Remove(host);
                 FileState created = State(host);
                 created.Integrity = FolderIntegrity(Path.GetDirectoryName(host)!);
+
+                // CreateFileW, dwFlagsAndAttributes: a new file gets the attributes asked for (FILE_ATTRIBUTE_NORMAL: none).
+                uint asked = flagsAndAttributes & Win32.ValidSetAttributes;
+                if (asked != 0)
+                {
+                    created.SetAttributes = asked;
+                }
             }
 
             handle = opened;

@@ -15,8 +15,11 @@ internal sealed partial class WindowsBlockCloner
     private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CloneLease? lease, bool wholeReadBack, bool seeded, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
-        // half-made file. DELETE access is for the failure tail only.
-        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, Win32.FileAttributeNormal, out SafeFileHandle to), destination, out CloneAttempt failure))
+        // half-made file. DELETE access is for the failure tail only. CloneCopyAtomicReplace's temporary file is created
+        // Hidden and Temporary, so that one a killed build leaves is hidden; the metadata set last (the source's
+        // attributes, as CopyFile gives them) takes both away before it is renamed over its destination.
+        uint created = CloneCopy.ReplacementFiles.IsReplacement(destination) ? Win32.FileAttributeHidden | Win32.FileAttributeTemporary : Win32.FileAttributeNormal;
+        if (Failed(_calls.CreateFile(destination, Win32.GenericRead | Win32.GenericWrite | Win32.Delete, 0, Win32.CreateNew, created, out SafeFileHandle to), destination, out CloneAttempt failure))
         {
             return failure;
         }
