@@ -24,9 +24,8 @@ version=$(package_version "$artifacts/packages" CloneCopy)
 
 # Can the filesystem under artifacts/ clone? Ask it directly.
 mkdir -p "$artifacts"
-probe="$artifacts/.reflink-probe"
-head -c 65536 /dev/urandom >"$probe"
-if cp --reflink=always "$probe" "$probe.clone" 2>/dev/null; then
+source scripts/lib/clone-probe.sh
+if can_clone "$artifacts"; then
   work="$artifacts/demo"
   echo "== $(stat -f -c %T "$artifacts") under $artifacts can clone: building there"
 elif [[ $(id -u) -eq 0 ]] && [[ -e /dev/loop-control ]]; then
@@ -40,7 +39,6 @@ else
   work="$artifacts/demo"
   echo "== $(stat -f -c %T "$artifacts") under $artifacts cannot clone and this is not root: building in place; nothing will be cloned"
 fi
-rm -f "$probe" "$probe.clone"
 
 sample="$work/Repository"
 rm -rf "$sample" "$work/nuget-packages"

@@ -79,6 +79,9 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         set => _transfer = value;
     }
 
+    /// <summary>Who holds a file, for the retry messages' last sentence (<see cref="ILockedFileMessage"/>); tests put their own here.</summary>
+    internal ILockedFileMessage? LockedFiles { get; set; }
+
     /// <summary>Where the engine leaves what the user should hear once per build.</summary>
     internal EngineDiagnostics Diagnostics
     {
@@ -237,6 +240,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         CleanedFolders = atomicReplace ? BuildScoped.GetOrCreate(BuildEngine, CleanedFoldersKey, () => new CleanedFolders()) ?? new CleanedFolders() : null,
         Retries = Retries,
         RetryDelayMilliseconds = RetryDelayMilliseconds,
+        LockedFiles = LockedFiles ?? LockedFileMessage.MSBuilds,
         UseHardLinks = UseHardlinksIfPossible,
         UseSymbolicLinks = UseSymboliclinksIfPossible,
         ErrorIfLinkFails = ErrorIfLinkFails,

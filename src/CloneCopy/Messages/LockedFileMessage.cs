@@ -8,11 +8,18 @@ namespace CloneCopy;
 /// (Windows' Restart Manager; empty elsewhere), from MSBuild's own public LockCheck where the running
 /// MSBuild has it.
 /// </summary>
-internal static class LockedFileMessage
+internal sealed class LockedFileMessage : ILockedFileMessage
 {
     private static bool s_unavailable;
 
-    public static string For(string path)
+    private LockedFileMessage()
+    {
+    }
+
+    /// <summary>The one answer of a build: MSBuild's.</summary>
+    public static LockedFileMessage MSBuilds { get; } = new();
+
+    public string For(string path)
     {
         if (s_unavailable)
         {

@@ -41,6 +41,9 @@ internal sealed class CopyOptions
     /// <summary>Where relative item specs are resolved: the process's directory, or the project's under -mt.</summary>
     public CopyEnvironment Environment { get; init; } = CopyEnvironment.Process;
 
+    /// <summary>Who holds a file, for MSB3026's and MSB3027's last sentence: MSBuild's own question; a test's answers in tests.</summary>
+    public ILockedFileMessage LockedFiles { get; init; } = LockedFileMessage.MSBuilds;
+
     /// <summary>The MSBuild whose Copy rules apply (the one loaded in this process; another in tests).</summary>
     public RunningMSBuild MSBuild { get; init; } = RunningMSBuild.Current;
 }

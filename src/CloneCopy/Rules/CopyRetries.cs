@@ -46,7 +46,7 @@ internal sealed class CopyRetries
                 if (retries < _options.Retries)
                 {
                     retries++;
-                    _log.LogWarningWithCodeFromResources(CopyMessages.Retrying, pair.SourceSpec, pair.DestinationSpec, retries, _options.RetryDelayMilliseconds, e.Message, LockedFileMessage.For(destinationFull));
+                    _log.LogWarningWithCodeFromResources(CopyMessages.Retrying, pair.SourceSpec, pair.DestinationSpec, retries, _options.RetryDelayMilliseconds, e.Message, _options.LockedFiles.For(destinationFull));
                     if (_cancellation.WaitHandle.WaitOne(_options.RetryDelayMilliseconds))
                     {
                         return PairOutcome.Failed;
@@ -57,7 +57,7 @@ internal sealed class CopyRetries
 
                 if (_options.Retries > 0)
                 {
-                    _log.LogErrorWithCodeFromResources(CopyMessages.ExceededRetries, pair.SourceSpec, pair.DestinationSpec, _options.Retries, LockedFileMessage.For(destinationFull));
+                    _log.LogErrorWithCodeFromResources(CopyMessages.ExceededRetries, pair.SourceSpec, pair.DestinationSpec, _options.Retries, _options.LockedFiles.For(destinationFull));
                 }
 
                 throw;

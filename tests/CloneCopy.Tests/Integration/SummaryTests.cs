@@ -74,6 +74,20 @@ public sealed partial class SummaryTests
         Assert.Contains("different volumes:", Summaries(log)["App"].Line);
     }
 
+    /// <summary>On ext4 moving the cache would clone nothing: CLC004's advice would be wrong there (PackageCacheAdviceTests has more cases).</summary>
+    [FilesystemFact]
+    public void A_package_cache_on_another_volume_is_not_diagnosed_where_the_outputs_cannot_clone()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Ext4);
+        string otherVolumeCache = _filesystems.NewDirectory(FilesystemKind.SecondXfs, "nuget");
+
+        var (code, log) = Dotnet.Run("build App/App.csproj -v:n -nologo -m:1", repository.Root, otherVolumeCache);
+
+        Assert.True(code == 0, log);
+        Assert.DoesNotContain("CLC004", log, StringComparison.Ordinal);
+        Assert.Contains("different volumes:", Summaries(log)["App"].Line); // the cache's files did cross volumes
+    }
+
     [FilesystemTheory]
     [InlineData(FilesystemKind.Ext4, false)]
     [InlineData(FilesystemKind.Xfs, true)]

@@ -178,6 +178,39 @@ public abstract class MacCloneFileClonerCases : IDisposable
         Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
     }
 
+    /// <summary>
+    /// The plain copy that replaces a clone found wrong (CLC008) on macOS, made by the macOS platform's own transfer (the one
+    /// PlatformFactory makes there, over the Darwin calls): an executable written again without its execute bits would no
+    /// longer run (an apphost, a script), where MSBuild's Copy, whose File.Copy carries the mode, leaves one that runs.
+    /// </summary>
+    [Theory]
+    [InlineData(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute | UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute)] // 0755: an apphost
+    [InlineData(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute)] // 0700: a script for its owner alone
+    public void The_macOS_platform_writes_a_wrong_clone_again_with_the_source_s_mode_so_an_executable_still_runs(UnixFileMode mode)
+    {
+        string source = TestFiles.Write(Path.Combine(_directory, "App"), 70_000, seed: 12, mode: mode);
+        string destination = Path.Combine(_directory, "App.copy");
+        _calls.AfterCloneMade = clone =>
+        {
+            using var handle = File.OpenHandle(clone, FileMode.Open, FileAccess.Write);
+            RandomAccess.Write(handle, new byte[] { 0xFF, 0xFF }, 10);
+        };
+        var diagnostics = new EngineDiagnostics();
+        var platform = new MacOSPlatform(diagnostics, _calls);
+
+        TransferResult result = platform.Transfer.Transfer(source, destination, CancellationToken.None);
+
+        Assert.Equal((TransferMethod.Copied, NotClonedReason.CloneReadBackDiffered), (result.Method, result.Reason));
+        Assert.True(diagnostics.TryTake(out EngineDiagnostic said));
+        Assert.Equal(EngineDiagnosticKind.CloneReadBackDiffered, said.Kind);
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
+        Assert.Equal(File.GetLastWriteTimeUtc(source), File.GetLastWriteTimeUtc(destination));
+        if (!OperatingSystem.IsWindows()) // the wine lane runs this too: no modes there
+        {
+            Assert.Equal(mode, File.GetUnixFileMode(destination));
+        }
+    }
+
     [Fact]
     public void A_source_another_process_writes_between_the_clone_and_its_read_back_raises_no_CLC008_and_the_volume_still_clones()
     {

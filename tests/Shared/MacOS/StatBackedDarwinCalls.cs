@@ -25,6 +25,12 @@ internal sealed class StatBackedDarwinCalls : IDarwinCalls
     /// <summary>An errno to answer a clonefile call with instead of cloning, or 0.</summary>
     public Func<string, string, uint, int> CloneScript { get; set; } = (_, _, _) => 0;
 
+    /// <summary>
+    /// What the volume does to a clone once made, given its path: a clone that reads back wrong (CLC008) is made by
+    /// changing its bytes here, as no real APFS does on request.
+    /// </summary>
+    public Action<string>? AfterCloneMade { get; set; }
+
     /// <summary>Files under <paramref name="folder"/> report <paramref name="device"/> as their st_dev.</summary>
     public void MountDevice(string folder, ulong device) => _deviceByFolder[folder.TrimEnd(Path.DirectorySeparatorChar) + Path.DirectorySeparatorChar] = device;
 
@@ -47,6 +53,7 @@ internal sealed class StatBackedDarwinCalls : IDarwinCalls
         }
 
         File.Copy(source, destination); // a new file with the source's content, mode and timestamps
+        AfterCloneMade?.Invoke(destination);
         return 0;
     }
 

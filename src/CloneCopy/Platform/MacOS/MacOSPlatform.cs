@@ -11,12 +11,21 @@ namespace CloneCopy.Platform.MacOS;
 /// </summary>
 internal sealed class MacOSPlatform : UnixPlatform
 {
+    private readonly IDarwinCalls _calls;
+
     public MacOSPlatform(EngineDiagnostics diagnostics)
-        : base(new ClonerTransfer(() => new MacCloneFileCloner(GuardedDarwinCalls.Instance), diagnostics, unixModes: true))
+        : this(diagnostics, GuardedDarwinCalls.Instance)
     {
     }
 
+    /// <param name="calls">The system calls: libc's, guarded; a model of macOS over the host's files in tests (macOS is not among this project's machines).</param>
+    internal MacOSPlatform(EngineDiagnostics diagnostics, IDarwinCalls calls)
+        : base(new ClonerTransfer(() => new MacCloneFileCloner(calls), diagnostics, unixModes: true))
+    {
+        _calls = calls;
+    }
+
     public override PathStatus Probe(string fullPath) =>
-        MacPathProbe.Get(fullPath, GuardedDarwinCalls.Instance) ?? DotNetPathProbe.Get(fullPath);
+        MacPathProbe.Get(fullPath, _calls) ?? DotNetPathProbe.Get(fullPath);
 }
 #endif
