@@ -139,11 +139,17 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject(), AtomicReplaceSetting ?? AtomicReplaceInThisProject(build)), Transfer, _cancellation.Token);
+        bool atomicReplace = AtomicReplaceSetting ?? AtomicReplaceInThisProject(build);
+        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject(), atomicReplace), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, environment, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
         var statistics = new ProjectStatistics();
+        if (atomicReplace)
+        {
+            statistics.MarkAtomicReplace();
+        }
+
         bool success = true;
         foreach (CopyPair pair in pairs)
         {
@@ -174,7 +180,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     /// <summary>
     /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports at the end
     /// of Build, Publish and Pack. A Copy that runs after its project's summary with none to come (a user's
-    /// own target after Build), or in a host that cannot say which project build this is, reports itself.
+    /// own target after Build, or Native AOT's copies of its executable after Publish), or in a host that cannot say
+    /// which project build this is, reports itself, naming the stage it came after.
     /// </summary>
     private void Report(ProjectStatistics statistics)
     {
@@ -191,7 +198,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
         else if (!build.TryAdd(statistics))
         {
-            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterBuild, statistics.Describe(), build.ProjectName));
+            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterStage, build.LastStage, statistics.Describe(), build.ProjectName));
         }
     }
 
