@@ -26,12 +26,6 @@ internal static class BuildStatistics
         private ProjectStatistics _pending = new();
         private string? _openStage;
 
-        /// <summary>CloneCopyClonesInsteadOfLinks for this project, set by CloneCopySettings before its first target.</summary>
-        public bool ClonesInsteadOfLinks { get; set; }
-
-        /// <summary>CloneCopyAtomicReplace for this project, set by CloneCopySettings before its first target.</summary>
-        public bool AtomicReplace { get; set; }
-
         /// <summary>The project as its summary named it ("App", or "Scrutor net8.0" where it has several frameworks), known once a summary has been said.</summary>
         public string? ProjectName { get; private set; }
 
