@@ -10,7 +10,7 @@
 # the tool package's size as docs/build-compare.md gives it. Ends with one line: "doc-commands: passed (...)" or
 # "doc-commands: FAILED <what>". Needs git, jq and the .NET SDK; nothing it needs is optional, so it never skips.
 #
-#   bash scripts/check-doc-commands.sh          # about 10 minutes on 2 quiet cores; KEEP=1 keeps its folder
+#   bash scripts/check-doc-commands.sh          # 653 s on 2 cores with little else running; KEEP=1 keeps its folder
 set -uo pipefail
 # A native jq.exe (Git Bash on Windows) ends its lines with CR.
 jq() { command jq "$@" | tr -d '\r'; }
@@ -98,9 +98,9 @@ for entry in "${blocks[@]}"; do
   (cd "$clone" && bash -exo pipefail "$block") > "$log" 2>&1
   code=$?
   seconds=$(( $(date +%s) - begin ))
-  sed 's/^/   | /' "$log" | tail -n 60
+  sed 's/^/   | /' "$log" | tail -n 60   # the whole output is in $log (KEEP=1 keeps it)
   echo "   ($seconds s, exit code $code)"
-  summary+=("$doc/${heading%% *} ${seconds} s")
+  summary+=("$doc \"$heading\" $seconds s")
   if ((code != 0)); then
     fail "$name: exit code $code at: $(grep -E '^\+ ' "$log" | tail -1 | cut -c3-)"
     continue
@@ -146,4 +146,4 @@ else
   fail "no tool was packed and installed, so docs/build-compare.md's size figures were not checked"
 fi
 
-finish "${#blocks[@]} blocks from a fresh clone of ${commit:0:7} without tags; $(IFS=','; echo "${summary[*]}")"
+finish "${#blocks[@]} blocks from a fresh clone of ${commit:0:7} without tags: $(printf '%s; ' "${summary[@]}" | sed 's/; $//')"
