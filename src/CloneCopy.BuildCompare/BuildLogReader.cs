@@ -15,7 +15,10 @@ public static partial class BuildLogReader
         public static readonly CopySummary None = new(0, 0, 0, 0, 0, new Dictionary<string, int>());
     }
 
-    /// <summary>Sums every "CloneCopy: 12 files cloned (1.0 MB not written), 3 copied (different volumes: 3) [App]" line.</summary>
+    /// <summary>
+    /// Sums every "CloneCopy: 12 files cloned (1.0 MB not written), 3 copied (different volumes: 3) [App]" line, and the
+    /// same lines of a repository that sets CloneCopyAtomicReplace ("…, atomic replace on [App]").
+    /// </summary>
     public static CopySummary ReadSummary(IEnumerable<string> lines)
     {
         int projects = 0, cloned = 0, copied = 0, upToDate = 0, failed = 0;
@@ -98,7 +101,7 @@ public static partial class BuildLogReader
     private static int Number(Match match, string group) =>
         match.Groups[group].Success ? int.Parse(match.Groups[group].Value, CultureInfo.InvariantCulture) : 0;
 
-    [GeneratedRegex(@"^\s*CloneCopy(?: \([^)]+\))?: (?<cloned>\d+) files? cloned \([^)]* not written[^)]*\)(?:, (?<copied>\d+) copied \((?<reasons>[^)]*)\))?(?:, (?<linked>\d+) linked)?(?:, (?<uptodate>\d+) up to date)?(?:, (?<failed>\d+) failed)? \[[^\]]+\]\s*$")]
+    [GeneratedRegex(@"^\s*CloneCopy(?: \([^)]+\))?: (?<cloned>\d+) files? cloned \([^)]* not written[^)]*\)(?:, (?<copied>\d+) copied \((?<reasons>[^)]*)\))?(?:, (?<linked>\d+) linked)?(?:, (?<uptodate>\d+) up to date)?(?:, (?<failed>\d+) failed)?(?:, atomic replace on)? \[[^\]]+\]\s*$")]
     private static partial Regex SummaryLine();
 
     [GeneratedRegex(@"^\s*(?<ms>\d+(?:\.\d+)?) ms\s+Copy\s+\d+ calls?\s*$")]

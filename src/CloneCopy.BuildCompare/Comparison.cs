@@ -43,7 +43,7 @@ public sealed class Comparison(CompareOptions options, IProgressDisplay progress
         {
             var started = DateTimeOffset.Now;
             progress.Step($"restoring {Path.GetFileName(target)} (not timed)");
-            var restore = await DotnetRunner.RunAsync(root, ["restore", target, .. options.BuildArguments], Path.Combine(logs, "restore.log"), cancellation);
+            var restore = await DotnetRunner.RunAsync(root, ["restore", target, .. RestoreArguments.From(options.BuildArguments)], Path.Combine(logs, "restore.log"), cancellation);
             if (restore.ExitCode != 0)
             {
                 throw Failed($"`dotnet restore {Path.GetFileName(target)}` failed (exit code {restore.ExitCode})", restore.LogPath);

@@ -13,7 +13,7 @@ var targetArgument = new Argument<string>("solution-or-project")
 };
 var buildArguments = new Argument<string[]>("build-arguments")
 {
-    Description = "Passed to `dotnet restore` and every `dotnet build` unchanged; put them after --, e.g. -- -c Release -p:Foo=Bar.",
+    Description = "Passed to every `dotnet build` unchanged, and to the one `dotnet restore` (-c as the property it sets); put them after --, e.g. -- -c Release -p:Foo=Bar.",
     Arity = ArgumentArity.ZeroOrMore,
 };
 var runsOption = new Option<int>("--runs", "-n")

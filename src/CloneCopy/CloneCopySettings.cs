@@ -5,9 +5,9 @@ using Microsoft.Build.Framework;
 namespace CloneCopy;
 
 /// <summary>
-/// Hands the project's CloneCopy properties to the Copy tasks of this project build (Copy is called by
-/// MSBuild's own targets, with MSBuild's parameters only). Runs first in each project build (Sdk.targets'
-/// InitialTargets), and only when a setting is on. CloneCopyRequireClones reaches the build's transfer chains
+/// Hands the project's CloneCopy properties to the Copy tasks of this project configuration, in all its requests
+/// (Copy is called by MSBuild's own targets, with MSBuild's parameters only; <see cref="ProjectSettings"/>). Runs
+/// first in a configuration's first request (Sdk.targets' InitialTargets), and only when a setting is on. CloneCopyRequireClones reaches the build's transfer chains
 /// (<see cref="BuildVerdicts.ClonesMustBeKnown"/>): with the CI guard on, CloneCopy clones what it can itself.
 /// </summary>
 #if CLONECOPY_MULTITHREADED
@@ -49,12 +49,13 @@ public sealed class CloneCopySettings : Microsoft.Build.Utilities.Task
             asked.AtomicReplaceAsked = true;
         }
 
+        // For the configuration, not this request: an initial target runs in a configuration's first request only.
         if ((clonesInsteadOfLinks || atomicReplace)
-            && ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings) is int id
-            && BuildStatistics.ForProject(BuildEngine, id) is BuildStatistics.ProjectBuild build)
+            && ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSettings, out int configuration) is not null
+            && ProjectSettings.For(BuildEngine, configuration) is { } settings)
         {
-            build.ClonesInsteadOfLinks = clonesInsteadOfLinks;
-            build.AtomicReplace = atomicReplace;
+            settings.ClonesInsteadOfLinks = clonesInsteadOfLinks;
+            settings.AtomicReplace = atomicReplace;
         }
 
         return true;

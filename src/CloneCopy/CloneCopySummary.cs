@@ -46,7 +46,8 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
 
         int? project = ProjectBuildIdentity.Identify(BuildEngine, CloneCopyText.IdentifyingSummary);
         string label = string.IsNullOrEmpty(TargetFramework) ? ProjectName ?? string.Empty : $"{ProjectName} {TargetFramework}";
-        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(label) : null;
+        bool buildStage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase);
+        ProjectStatistics? statistics = project is int id ? BuildStatistics.ForProject(BuildEngine, id)?.TakeForSummary(label, buildStage ? "Build" : Stage!) : null;
         if (statistics is null)
         {
             // A host that does not say which project build a task runs in, or keeps nothing between tasks (a task
@@ -61,7 +62,7 @@ public sealed class CloneCopySummary : Microsoft.Build.Utilities.Task
             return true;
         }
 
-        string stage = string.IsNullOrEmpty(Stage) || string.Equals(Stage, "Build", StringComparison.OrdinalIgnoreCase) ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryStage, Stage);
+        string stage = buildStage ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryStage, Stage);
         string projectName = label.Length == 0 ? string.Empty : CloneCopyText.Format(CloneCopyText.SummaryProject, label);
         TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryLine, stage, statistics.Describe(), projectName));
         ReportPackageCacheElsewhere(statistics);

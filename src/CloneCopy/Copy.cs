@@ -20,6 +20,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
 
     /// <summary>This call's project build, once asked (asking logs an event, so it is asked at most once per call).</summary>
     private BuildStatistics.ProjectBuild? _projectBuild;
+    /// <summary>This call's project configuration (MSBuild's project instance id), known with <see cref="_projectBuild"/>.</summary>
+    private int _projectConfiguration;
     private bool _projectBuildAsked;
 
     /// <summary>
@@ -149,11 +151,17 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         DestinationFiles = pairs.ConvertAll(p => p.Destination).ToArray();
 
         var started = System.Diagnostics.Stopwatch.StartNew();
-        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject(), AtomicReplaceSetting ?? AtomicReplaceInThisProject(build)), Transfer, _cancellation.Token);
+        bool atomicReplace = AtomicReplaceSetting ?? AtomicReplaceInThisProject(build);
+        var copier = new PairCopier(Log, CreateOptions(hatches, environment, ClonesInsteadOfLinksInThisProject(), atomicReplace), Transfer, _cancellation.Token);
         PairOutcome[] outcomes = CopyScheduler.Run(pairs, hatches.Parallelism, environment, copier.Copy, _cancellation.Token);
 
         var copied = new List<ITaskItem>(pairs.Count);
         var statistics = new ProjectStatistics();
+        if (atomicReplace)
+        {
+            statistics.MarkAtomicReplace();
+        }
+
         bool success = true;
         foreach (CopyPair pair in pairs)
         {
@@ -184,7 +192,8 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     /// <summary>
     /// Adds this call's outcome to its project build's statistics, which CloneCopySummary reports at the end
     /// of Build, Publish and Pack. A Copy that runs after its project's summary with none to come (a user's
-    /// own target after Build), or in a host that cannot say which project build this is, reports itself.
+    /// own target after Build, or Native AOT's copies of its executable after Publish), or in a host that cannot say
+    /// which project build this is, reports itself, naming the stage it came after.
     /// </summary>
     private void Report(ProjectStatistics statistics)
     {
@@ -201,13 +210,13 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         }
         else if (!build.TryAdd(statistics))
         {
-            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterBuild, statistics.Describe(), build.ProjectName));
+            TaskLog.Message(Log, MessageImportance.High, CloneCopyText.Format(CloneCopyText.SummaryAfterStage, build.LastStage, statistics.Describe(), build.ProjectName));
         }
     }
 
     /// <summary>Whether this project set CloneCopyClonesInsteadOfLinks (asked only when links are requested).</summary>
     private bool ClonesInsteadOfLinksInThisProject() =>
-        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && ProjectBuild(CloneCopyText.IdentifyingLinks)?.ClonesInsteadOfLinks == true;
+        (UseHardlinksIfPossible || UseSymboliclinksIfPossible) && SettingsOfThisProject(CloneCopyText.IdentifyingLinks)?.ClonesInsteadOfLinks == true;
 
     /// <summary>
     /// Whether this project set CloneCopyAtomicReplace: asked (an identifying event) only in a build where some project
@@ -215,19 +224,23 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
     /// </summary>
     private bool AtomicReplaceInThisProject(BuildVerdicts? build) =>
         (build ?? BuildScoped.Get<BuildVerdicts>(BuildEngine, VolumeVerdictsKey)) is { AtomicReplaceAsked: true }
-            && ProjectBuild(CloneCopyText.IdentifyingSettings)?.AtomicReplace == true;
+            && SettingsOfThisProject(CloneCopyText.IdentifyingSettings)?.AtomicReplace == true;
 
-    /// <summary>The statistics and settings of the project build this call runs in; null where the host cannot say.</summary>
+    /// <summary>The statistics of the project build this call runs in; null where the host cannot say.</summary>
     private BuildStatistics.ProjectBuild? ProjectBuild(string message)
     {
         if (!_projectBuildAsked)
         {
             _projectBuildAsked = true;
-            _projectBuild = ProjectBuildIdentity.Identify(BuildEngine, message) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
+            _projectBuild = ProjectBuildIdentity.Identify(BuildEngine, message, out _projectConfiguration) is int id ? BuildStatistics.ForProject(BuildEngine, id) : null;
         }
 
         return _projectBuild;
     }
+
+    /// <summary>The switches CloneCopySettings set for this call's project configuration; null where it set none or the host cannot say.</summary>
+    private ProjectSettings? SettingsOfThisProject(string message) =>
+        ProjectBuild(message) is null ? null : ProjectSettings.Find(BuildEngine, _projectConfiguration);
 
     /// <summary>The build's set of folders cleaned of abandoned replacement files (once per folder, build and node); a call's own where the host keeps none.</summary>
     private const string CleanedFoldersKey = "CloneCopy.CleanedFolders";

@@ -28,6 +28,28 @@ public sealed class BuildLogReaderTests
         Assert.Equal(3, summary.CopiedBecause["different volumes"]);
     }
 
+    /// <summary>A repository that sets CloneCopyAtomicReplace: its lines end with the switch, and are counted as the others.</summary>
+    [Fact]
+    public void Summary_lines_saying_atomic_replace_is_on_are_summed_as_the_others()
+    {
+        string[] log =
+        [
+            "  CloneCopy: 2 files cloned (16.5 KB not written), atomic replace on [LibB]",
+            "  CloneCopy: 0 files cloned (0 B not written), 12 copied (the filesystem cannot clone: 12), 4 up to date, atomic replace on [App]",
+            "  CloneCopy (Publish): 1 file cloned (1.0 MB not written), 1 failed, atomic replace on [App]",
+            "  CloneCopy: 3 files cloned (1.0 KB not written) [Lib]",
+        ];
+
+        var summary = BuildLogReader.ReadSummary(log);
+
+        Assert.Equal(4, summary.Projects);
+        Assert.Equal(6, summary.Cloned);
+        Assert.Equal(12, summary.Copied);
+        Assert.Equal(4, summary.UpToDate);
+        Assert.Equal(1, summary.Failed);
+        Assert.Equal(12, summary.CopiedBecause["the filesystem cannot clone"]);
+    }
+
     [Fact]
     public void The_Copy_task_total_comes_from_the_task_performance_summary_only()
     {

@@ -71,7 +71,7 @@ internal static class CloneCopyText
 
     public static string SummaryProject => Get(nameof(SummaryProject));
 
-    public static string SummaryAfterBuild => Get(nameof(SummaryAfterBuild));
+    public static string SummaryAfterStage => Get(nameof(SummaryAfterStage));
 
     public static string StatisticsClonedOne => Get(nameof(StatisticsClonedOne));
 
@@ -88,6 +88,8 @@ internal static class CloneCopyText
     public static string StatisticsUpToDate => Get(nameof(StatisticsUpToDate));
 
     public static string StatisticsFailed => Get(nameof(StatisticsFailed));
+
+    public static string StatisticsAtomicReplace => Get(nameof(StatisticsAtomicReplace));
 
     public static string NotClonedExample => Get(nameof(NotClonedExample));
 

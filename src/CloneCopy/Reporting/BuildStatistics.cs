@@ -26,14 +26,11 @@ internal static class BuildStatistics
         private ProjectStatistics _pending = new();
         private string? _openStage;
 
-        /// <summary>CloneCopyClonesInsteadOfLinks for this project, set by CloneCopySettings before its first target.</summary>
-        public bool ClonesInsteadOfLinks { get; set; }
-
-        /// <summary>CloneCopyAtomicReplace for this project, set by CloneCopySettings before its first target.</summary>
-        public bool AtomicReplace { get; set; }
-
         /// <summary>The project as its summary named it ("App", or "Scrutor net8.0" where it has several frameworks), known once a summary has been said.</summary>
         public string? ProjectName { get; private set; }
+
+        /// <summary>The stage of the last summary said (Build, Publish, Pack): a Copy after it says it came after that one.</summary>
+        public string? LastStage { get; private set; }
 
         /// <summary>
         /// Where a Copy's statistics go: into the next summary (none said yet, or a stage such as Publish
@@ -63,8 +60,8 @@ internal static class BuildStatistics
             }
         }
 
-        /// <summary>Takes what was counted since the last summary, for this one, and closes the stage.</summary>
-        public ProjectStatistics TakeForSummary(string projectName)
+        /// <summary>Takes what was counted since the last summary, for this one (of <paramref name="stage"/>), and closes the stage.</summary>
+        public ProjectStatistics TakeForSummary(string projectName, string stage)
         {
             lock (_lock)
             {
@@ -72,6 +69,7 @@ internal static class BuildStatistics
                 _pending = new ProjectStatistics();
                 _openStage = null;
                 ProjectName = projectName;
+                LastStage = stage;
                 return taken;
             }
         }

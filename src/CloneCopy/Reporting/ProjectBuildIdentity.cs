@@ -16,11 +16,24 @@ namespace CloneCopy;
 /// </summary>
 internal static class ProjectBuildIdentity
 {
-    public static int? Identify(IBuildEngine engine, string message)
+    public static int? Identify(IBuildEngine engine, string message) => Identify(engine, message, out _);
+
+    /// <summary>
+    /// The project build, and in <paramref name="configuration"/> the project instance (the configuration: a project file
+    /// with its global properties) whose requests that build is one of; both from the same stamp.
+    /// </summary>
+    public static int? Identify(IBuildEngine engine, string message, out int configuration)
     {
         var e = new BuildMessageEventArgs(message, null, "CloneCopy", MessageImportance.Low);
         engine.LogMessageEvent(e);
         BuildEventContext? context = e.BuildEventContext;
-        return context is null || context.ProjectContextId == BuildEventContext.InvalidProjectContextId ? null : context.ProjectContextId;
+        if (context is null || context.ProjectContextId == BuildEventContext.InvalidProjectContextId)
+        {
+            configuration = BuildEventContext.InvalidProjectInstanceId;
+            return null;
+        }
+
+        configuration = context.ProjectInstanceId;
+        return context.ProjectContextId;
     }
 }

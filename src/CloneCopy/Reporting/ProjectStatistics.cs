@@ -42,7 +42,21 @@ internal sealed class ProjectStatistics
     /// <summary>Non-empty files that were copied although a clone was wanted (for the CI guard).</summary>
     public int NotCloned { get; private set; }
 
+    /// <summary>
+    /// Whether these copies ran with CloneCopyAtomicReplace on: the summary says so, since the switch changes what a
+    /// reader of the outputs can see while a build runs, and a log shows settings nowhere else.
+    /// </summary>
+    public bool AtomicReplace { get; private set; }
+
     public bool DidAnything => Cloned + Copied + Linked + Failed + UpToDate > 0;
+
+    public void MarkAtomicReplace()
+    {
+        lock (_lock)
+        {
+            AtomicReplace = true;
+        }
+    }
 
     public void Add(CopyPair pair, PairOutcome outcome)
     {
@@ -115,6 +129,7 @@ internal sealed class ProjectStatistics
                 Failed += other.Failed;
                 Seconds += other.Seconds;
                 NotCloned += other.NotCloned;
+                AtomicReplace |= other.AtomicReplace;
                 for (int i = 0; i < _copiedBecause.Length; i++)
                 {
                     _copiedBecause[i] += other._copiedBecause[i];
@@ -162,7 +177,7 @@ internal sealed class ProjectStatistics
         }
     }
 
-    /// <summary>"412 files cloned (1.3 GB not written), 3 copied (different volumes: 3), 57 up to date".</summary>
+    /// <summary>"412 files cloned (1.3 GB not written), 3 copied (different volumes: 3), 57 up to date", and ", atomic replace on" where it was.</summary>
     public string Describe()
     {
         lock (_lock)
@@ -198,6 +213,11 @@ internal sealed class ProjectStatistics
             if (Failed > 0)
             {
                 parts.Add(CloneCopyText.Format(CloneCopyText.StatisticsFailed, Failed));
+            }
+
+            if (AtomicReplace)
+            {
+                parts.Add(CloneCopyText.StatisticsAtomicReplace);
             }
 
             return string.Join(", ", parts);

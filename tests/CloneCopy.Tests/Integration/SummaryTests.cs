@@ -156,6 +156,32 @@ public sealed partial class SummaryTests
     }
 
     /// <summary>
+    /// A Native AOT publish copies its executable and symbols in ILCompiler's own targets after Publish (CopyNativeBinary,
+    /// _CopyAotSymbols), after Publish's line: such a copy reports itself as coming after Publish, not after Build.
+    /// </summary>
+    [FilesystemFact]
+    public void A_copy_after_Publish_reports_itself_after_Publishs_line()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs)
+            .Write("App/Directory.Build.targets", """
+                <Project>
+                  <Target Name="CopyNativeLikeILCompiler" AfterTargets="Publish">
+                    <Copy SourceFiles="$(TargetPath)" DestinationFolder="$(PublishDir)native" />
+                  </Target>
+                </Project>
+                """);
+
+        var (code, log) = Dotnet.Run("publish App/App.csproj -v:n -nologo -m:1 -tl:off -o published", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, log);
+        Match publish = Assert.Single(StageLine().Matches(log), m => m.Groups["stage"].Value == "Publish");
+        Match after = Assert.Single(StageLine().Matches(log), m => m.Groups["stage"].Value == "after Publish");
+        Assert.Equal("1", after.Groups["cloned"].Value);
+        Assert.True(log.IndexOf(publish.Value, StringComparison.Ordinal) < log.IndexOf(after.Value, StringComparison.Ordinal), log);
+        Assert.DoesNotContain("(after Build)", log, StringComparison.Ordinal);
+    }
+
+    /// <summary>
     /// Serilog's AotTestApp publishes in a target of its own after Build. Where CloneCopy's targets come after the
     /// project's body (a PackageReference, or injected as clonecopy-compare does), MSBuild runs that target before
     /// Build's summary: Build's copies must still get Build's line, as with the Sdk element in Directory.Build.props.
@@ -234,6 +260,28 @@ public sealed partial class SummaryTests
         Assert.Matches(@"CloneCopy: \d+ files? cloned \([^)]*\).* \[App\]", appLog);
     }
 
+    /// <summary>
+    /// CloneCopyAtomicReplace changes what a reader of the outputs can see during a build, and nothing else in a console
+    /// log shows a setting: each line of a build with it says so (Build's and Publish's), and no line of one without it.
+    /// </summary>
+    [FilesystemFact]
+    public void With_atomic_replace_on_every_line_says_so_and_without_it_none_does()
+    {
+        TestRepository repository = NewRepository(FilesystemKind.Xfs);
+
+        var (code, log) = Dotnet.Run("publish App/App.csproj -v:n -nologo -m:1 -tl:off -o published -p:CloneCopyAtomicReplace=true", repository.Root, repository.NuGetPackages);
+        var (againCode, againLog) = Dotnet.Run("publish App/App.csproj -v:n -nologo -m:1 -tl:off -o published", repository.Root, repository.NuGetPackages);
+
+        Assert.True(code == 0, log);
+        var lines = StageLine().Matches(log);
+        Assert.Equal(["App", "App", "Lib"], lines.Select(m => m.Groups["project"].Value).Order());
+        Assert.Contains(lines, m => m.Groups["stage"].Value == "Publish");
+        Assert.All(lines, m => Assert.True(m.Groups["atomic"].Success, m.Value));
+        Assert.True(againCode == 0, againLog);
+        Assert.NotEmpty(StageLine().Matches(againLog));
+        Assert.DoesNotContain("atomic replace", againLog, StringComparison.Ordinal);
+    }
+
     [FilesystemTheory]
     [InlineData("eror")]
     [InlineData("true")]
@@ -277,10 +325,10 @@ public sealed partial class SummaryTests
                 m.Groups["copied"].Success ? int.Parse(m.Groups["copied"].Value, System.Globalization.CultureInfo.InvariantCulture) : 0),
         }).GroupBy(x => x.Project).ToDictionary(g => g.Key, g => g.Last().Summary);
 
-    [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \((?<size>[0-9.]+ [KMGT]?B) not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z]+)\]")]
+    [GeneratedRegex(@"CloneCopy: (?<cloned>\d+) files? cloned \((?<size>[0-9.]+ [KMGT]?B) not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)?(?<atomic>, atomic replace on)? \[(?<project>[A-Za-z]+)\]")]
     private static partial Regex SummaryLine();
 
-    [GeneratedRegex(@"CloneCopy( \((?<stage>Publish|Pack|after Build)\))?: (?<cloned>\d+) files? cloned \([0-9.]+ [KMGT]?B not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)? \[(?<project>[A-Za-z]+)\]")]
+    [GeneratedRegex(@"CloneCopy( \((?<stage>Publish|Pack|after Build|after Publish|after Pack)\))?: (?<cloned>\d+) files? cloned \([0-9.]+ [KMGT]?B not written\)(, (?<copied>\d+) copied \([^)]*\))?(, \d+ linked)?(, \d+ up to date)?(, \d+ failed)?(?<atomic>, atomic replace on)? \[(?<project>[A-Za-z]+)\]")]
     private static partial Regex StageLine();
 
     [GeneratedRegex("Copying file from \"[^\"]+\" to \"[^\"]+\"\\.")]
