@@ -212,11 +212,16 @@ chroot "$r" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:
   bash -c "cd $workspace && $command"
 '
 say "running $command at ${commit:0:7} in Debian 13 (memory $memory, CPUs $cpus); the whole output also goes to $log"
-set +e
+# In the background and waited for, so that a signal to this script reaches its trap at once (which ends everything
+# in the cgroup) instead of after the run.
+exec {out}> >(tee "$log")
+tee_pid=$!
 bash -c 'echo $$ > "$1/cgroup.procs"; [[ -z $2 ]] || echo $$ > "$2/cgroup.procs"; shift 2; exec "$@"' bash "${cgroups[0]}" "${cgroups[1]:-}" \
-  unshare --mount --pid --fork --propagation private -- bash -c "$inner" bash "$root" "$run" "$root" "$workspace" "$command" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
+  unshare --mount --pid --fork --propagation private -- bash -c "$inner" bash "$root" "$run" "$root" "$workspace" "$command" >&"$out" 2>&1 &
+status=0
+wait $! || status=$?
+exec {out}>&-
+wait "$tee_pid" 2>/dev/null || true
 kill "$sampler" 2>/dev/null || true
 sampler=
 
