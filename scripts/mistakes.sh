@@ -253,6 +253,14 @@ mistake "the CI guard is not handed to the Publish summary" Sdk/Sdk.targets \
 mistake "a source rewritten between a macOS clone and its read-back held against the volume (CLC008)" src/CloneCopy/Engine/ClonerTransfer.cs \
   '        if (sourceRewritten)' '        if (false && sourceRewritten)' \
   -method CloneCopy.Tests.MacOS.MacCloneFileClonerTests.A_source_another_process_writes_between_the_clone_and_its_read_back_raises_no_CLC008_and_the_volume_still_clones
+mistake "the copy scheduler starts helper threads however fast the copies" src/CloneCopy/Scheduling/CopyScheduler.cs \
+  'if (microsecondsPerGroup > SlowGroupMicroseconds)' 'if (microsecondsPerGroup >= 0)' \
+  -method CloneCopy.Tests.Task.EscapeHatchTests.Copies_run_on_the_calling_thread_unless_they_are_slow_and_parallelism_is_allowed
+mistake "CloneCopyAtomicReplace's rename made a delete, then a rename (Unix)" src/CloneCopy/Platform/Unix/UnixPlatform.cs \
+  '        if (UnixLibC.Rename(replacementPath, destinationPath) != 0)' \
+  '        File.Delete(destinationPath);
+        if (UnixLibC.Rename(replacementPath, destinationPath) != 0)' \
+  -method CloneCopy.Tests.AtomicReplace.ReaderRaceTests.With_the_switch_a_reader_never_meets_the_destination_missing_or_short
 mistake_project=tests/CloneCopy.BuildCompare.Tests
 mistake "clonecopy-compare's range test made one-sided (CloneCopy slower called noise)" src/CloneCopy.BuildCompare/BuildTimeVerdict.cs \
   'bool overlap = cloneCopy.MinSeconds <= msbuildCopy.MaxSeconds && msbuildCopy.MinSeconds <= cloneCopy.MaxSeconds;' \
