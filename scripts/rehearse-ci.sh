@@ -129,7 +129,7 @@ print(",".join(map(str, cpus[:2])))' "$(cat "$cpus_parent/cpuset.cpus")")}
   echo "$cpus" > "$cpu/cpuset.cpus"
   cat "$cpus_parent/cpuset.mems" > "$cpu/cpuset.mems"
   peak_file="$mem/memory.max_usage_in_bytes"
-  stat_anon() { awk '$1 == "total_rss" || $1 == "total_shmem" { s += $2 } END { print s + 0 }' "$mem/memory.stat"; }
+  stat_anon() { awk '$1 == "total_rss" || $1 == "total_shmem" { s += $2 } END { printf "%.0f\n", s }' "$mem/memory.stat"; }
   limit_hits() { echo "$(cat "$mem/memory.failcnt") times at the limit, $(awk '$1 == "oom_kill" { print $2 }' "$mem/memory.oom_control") OOM kills"; }
 elif [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
   mem="/sys/fs/cgroup$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)/$name"
@@ -142,7 +142,7 @@ elif [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
   cpus=${CLONECOPY_REHEARSAL_CPUS:-0-1}
   echo "$cpus" > "$mem/cpuset.cpus"
   peak_file="$mem/memory.peak"
-  stat_anon() { awk '$1 == "anon" || $1 == "shmem" { s += $2 } END { print s + 0 }' "$mem/memory.stat"; }
+  stat_anon() { awk '$1 == "anon" || $1 == "shmem" { s += $2 } END { printf "%.0f\n", s }' "$mem/memory.stat"; }
   limit_hits() { awk '$1 == "max" { m = $2 } $1 == "oom_kill" { k = $2 } END { print m " times at the limit, " k " OOM kills" }' "$mem/memory.events"; }
 else
   fail "no cgroup v1 memory/cpuset hierarchy and no cgroup v2 at /sys/fs/cgroup: cannot limit memory"
