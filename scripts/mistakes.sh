@@ -309,6 +309,14 @@ mistake "CLC004's package-cache advice where nothing was cloned" src/CloneCopy/C
 mistake "the demo's clone probe falls back to a copy (ext4 looks able to clone)" scripts/lib/clone-probe.sh \
   'cp --reflink=always "$probe"' 'cp --reflink=auto "$probe"' \
   -class CloneCopy.Tests.Scripts.DemoCloneProbeTests
+mistake "the copy scheduler starts helper threads however fast the copies" src/CloneCopy/Scheduling/CopyScheduler.cs \
+  'if (microsecondsPerGroup > SlowGroupMicroseconds)' 'if (microsecondsPerGroup >= 0)' \
+  -method CloneCopy.Tests.Task.EscapeHatchTests.Copies_run_on_the_calling_thread_unless_they_are_slow_and_parallelism_is_allowed
+mistake "CloneCopyAtomicReplace's rename made a delete, then a rename (Unix)" src/CloneCopy/Platform/Unix/UnixPlatform.cs \
+  '        if (UnixLibC.Rename(replacementPath, destinationPath) != 0)' \
+  '        File.Delete(destinationPath);
+        if (UnixLibC.Rename(replacementPath, destinationPath) != 0)' \
+  -method CloneCopy.Tests.AtomicReplace.ReaderRaceTests.With_the_switch_a_reader_never_meets_the_destination_missing_or_short
 mistake_project=tests/CloneCopy.BuildCompare.Tests
 mistake "clonecopy-compare's range test made one-sided (CloneCopy slower called noise)" src/CloneCopy.BuildCompare/BuildTimeVerdict.cs \
   'bool overlap = cloneCopy.MinSeconds <= msbuildCopy.MaxSeconds && msbuildCopy.MinSeconds <= cloneCopy.MaxSeconds;' \

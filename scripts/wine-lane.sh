@@ -3,15 +3,16 @@
 # against MSBuild's own Copy, the Windows clone path, the engine's decisions), built for win-x64 and run
 # under Wine. As root it runs them as an unprivileged user (uid 65534): root writes through read-only
 # attributes under Wine as it does on Linux, which would hide the read-only rules.
-# Prints one line: "wine (win-x64): N passed, N failed, N skipped", and on stderr each failed test by name. When a
-# test ends the process before the runner's totals, every test class runs again in a process of its own, so that
-# the line still has totals and every failure is named. Arguments go to the xunit runner;
-# CLONECOPY_GEN_SEED, CLONECOPY_GEN_CASES, CLONECOPY_GEN_VERBOSE and CLONECOPY_SCENARIOS pass through.
-# Tests that need real symbolic links are left out (trait Needs=SymbolicLinks): Wine 8's CreateSymbolicLinkW
-# reports success and makes nothing. They run on Linux, and on Windows itself. So are the tests that need a real ReFS
-# volume (trait Needs=RealRefs, CLONECOPY_TEST_REFS): Wine has no block clone; they run in the Windows CI job.
-# Left out too: the tests that rename over a file another handle holds open sharing delete (trait
-# Needs=RenameOverOpenFile): Wine 8 refuses that rename.
+# Prints one line: "wine (win-x64, Wine V; left out: T, ...): N passed, N failed, N skipped", and on stderr the probe's
+# answers and each failed test by name. When a test ends the process before the runner's totals, every test class runs
+# again in a process of its own, so that the line still has totals and every failure is named. Arguments go to the xunit
+# runner; CLONECOPY_GEN_SEED, CLONECOPY_GEN_CASES, CLONECOPY_GEN_VERBOSE and CLONECOPY_SCENARIOS pass through.
+# What is left out is asked of the running Wine first, not assumed from its version: the test program's --probe
+# (tests/CloneCopy.Tests.Windows/LaneProbe.cs), run as the tests run, does once what each trait Needs=X needs and
+# answers yes or no: symbolic links that read as their targets (Wine 8's CreateSymbolicLinkW reports success and makes
+# nothing), a rename over a file held open sharing delete (Wine 8 refuses it), a ReFS volume in CLONECOPY_TEST_REFS
+# (Wine has no block clone: those tests run in the Windows CI job), Wine itself. The traits answered no are left out
+# (-trait-) and named in the line; the rest run, whatever the Wine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,14 +45,33 @@ trap 'rm -rf "$home"' EXIT
 log="$home/log"
 # A clean environment: Wine makes its own prefix in the temporary home; no Gecko (mscoree must stay: Wine
 # maps IL-only images through it); no W^X double mapping, whose code-heap release crashes the CLR under
-# Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names.
-run_tests() {
+# Wine 8 (Internal CLR error 0x80131506 in DynamicResolver.DestroyScout.Finalize); UTF-8 file names. The time limit
+# only catches a hang: on a loaded machine (load average 75 on 2 cores) the differential class alone took over 30 minutes.
+in_wine() {
   "${run_as[@]}" env -i HOME="$home" WINEPREFIX="$home/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mshtml=d" DOTNET_EnableWriteXorExecute=0 \
     PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 ${CI:+CI=$CI} \
     ${CLONECOPY_GEN_SEED:+CLONECOPY_GEN_SEED=$CLONECOPY_GEN_SEED} ${CLONECOPY_GEN_CASES:+CLONECOPY_GEN_CASES=$CLONECOPY_GEN_CASES} \
     ${CLONECOPY_GEN_VERBOSE:+CLONECOPY_GEN_VERBOSE=$CLONECOPY_GEN_VERBOSE} ${CLONECOPY_SCENARIOS:+CLONECOPY_SCENARIOS=$CLONECOPY_SCENARIOS} \
-    timeout 1800 wine "$out/CloneCopy.Tests.Windows.exe" -noLogo -noColor -trait- "Needs=SymbolicLinks" -trait- "Needs=RealRefs" -trait- "Needs=RenameOverOpenFile" "$@"
+    timeout 3600 wine "$out/CloneCopy.Tests.Windows.exe" "$@"
 }
+
+probe=$(in_wine --probe 2>"$log.probe" | tr -d '\r' | grep -E '^Needs=[A-Za-z]+ (yes|no) ' || true)
+if [[ -z $probe ]]; then
+  cat "$log.probe" >&2
+  echo "wine (win-x64): the probe (CloneCopy.Tests.Windows.exe --probe) gave no answers under Wine"
+  exit 1
+fi
+sed 's/^/wine-lane: probed: /' <<<"$probe" >&2
+left_out=() left_names=()
+while read -r need answer _; do
+  if [[ $answer == no ]]; then left_out+=(-trait- "$need"); left_names+=("${need#Needs=}"); fi
+done <<<"$probe"
+wine_version=$(sed -nE 's/^Needs=Wine yes Wine ([^ ]+) .*/\1/p' <<<"$probe")
+names=none
+((${#left_names[@]} == 0)) || names=$(printf '%s, ' "${left_names[@]}") names=${names%, }
+label="wine (win-x64, Wine ${wine_version:-unknown}; left out: $names)"
+
+run_tests() { in_wine -noLogo -noColor "${left_out[@]}" "$@"; }
 set +e
 run_tests "$@" 2>&1 | tee "$log.out" >&2
 status=${PIPESTATUS[0]}
@@ -61,7 +81,7 @@ source scripts/lib/xunit-summary.sh
 # The failures by name (the runner's "[FAIL]" lines), each once.
 failures() { { grep -a '\[FAIL\]$' "$@" || true; } | sed -E 's/^ *//; s/ \[FAIL\]$//' | sort -u; }
 if grep -qaE 'Total: [0-9]+' "$log.out"; then
-  xunit_line "wine (win-x64)" "$log.out" || status=1
+  xunit_line "$label" "$log.out" || status=1
   failures "$log.out" | sed 's/^/wine-lane: failed: /' >&2
 else
   # The process ended before its totals (a crash in interop code ends it: the failure this lane exists to show).
@@ -70,7 +90,7 @@ else
   failures "$log.out" | sed 's/^/wine-lane: failed before the end: /' >&2
   status=1 passed=0 failed=0 skipped=0
   classes=$(run_tests -list classes "$@" 2>/dev/null | tr -d '\r' | grep -E '^[A-Za-z_][A-Za-z0-9_.]*$' || true)
-  [[ -n $classes ]] || { echo "wine (win-x64): the test process ended without its totals, and the classes could not be listed"; exit 1; }
+  [[ -n $classes ]] || { echo "$label: the test process ended without its totals, and the classes could not be listed"; exit 1; }
   for class in $classes; do
     # The class alone (the arguments chose the classes listed; given again, their -class filters would add the others).
     run_tests -class "$class" > "$log.class" 2>&1 || true
@@ -84,6 +104,6 @@ else
     fi
   done
   failures "$log.classes" | sed 's/^/wine-lane: failed: /' >&2
-  echo "wine (win-x64): $passed passed, $failed failed, $skipped skipped (one process per class: the whole run ended early)"
+  echo "$label: $passed passed, $failed failed, $skipped skipped (one process per class: the whole run ended early)"
 fi
 exit "$status"

@@ -13,7 +13,8 @@ namespace CloneCopy.Tests;
 /// <c>--runtime-version</c> the .NET runtime it runs on (the msbuild-18.10/18.12 lanes run a self-contained .NET 11).
 /// <c>--escape-hatches-under VERSION</c> prints what CloneCopy reads from MSBuild's retry and link switches in this
 /// process as under that MSBuild (<see cref="EscapeHatchesUnderAnOldMSBuildTests"/>).
-/// <c>--replace-loop</c> and <c>--read-loop</c> are the atomic-replace race's two processes (<see cref="AtomicReplace.ReplaceRaceDriver"/>).
+/// <c>--replace-loop</c> is the killed atomic replace's process (<see cref="AtomicReplace.ReplaceRaceDriver"/>); <c>--replace-until</c>
+/// and <c>--read-loop</c> are the reader race's two processes (<see cref="AtomicReplace.ReaderRaceDriver"/>).
 /// <c>--fault-copy</c> and <c>--fault-check</c> are the fault lane's (scripts/fault-lane.sh, <see cref="Faults.FaultLaneDriver"/>).
 /// </summary>
 internal static class Program
@@ -60,9 +61,15 @@ internal static class Program
             return AtomicReplace.ReplaceRaceDriver.ReplaceLoop(writer, atomic == "on", source, destination, int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture), rest is ["stop-at-written"]);
         }
 
-        if (args is ["--read-loop", string path, string length, string stopFile])
+        if (args is ["--replace-until", string rewriter, string on, string from, string to, string minimum, string started, string enough])
         {
-            return AtomicReplace.ReplaceRaceDriver.ReadLoop(path, long.Parse(length, System.Globalization.CultureInfo.InvariantCulture), stopFile);
+            return AtomicReplace.ReaderRaceDriver.ReplaceUntil(rewriter, on == "on", from, to, int.Parse(minimum, System.Globalization.CultureInfo.InvariantCulture), started, enough);
+        }
+
+        if (args is ["--read-loop", string path, string length, string writing, string enoughFile, string reads, string stopFile])
+        {
+            var invariant = System.Globalization.CultureInfo.InvariantCulture;
+            return AtomicReplace.ReaderRaceDriver.ReadLoop(path, long.Parse(length, invariant), writing, enoughFile, long.Parse(reads, invariant), stopFile);
         }
 
         if (args is ["--fault-check", string root])

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.IO;
 using System.Threading;
 
@@ -18,14 +19,20 @@ namespace CloneCopy;
 internal static class CopyScheduler
 {
     /// <summary>How many destinations the calling thread copies before judging whether copies are slow.</summary>
-    private const int GroupsBeforeDeciding = 16;
+    internal const int GroupsBeforeDeciding = 16;
 
     /// <summary>
     /// Above this average per destination, copies are data copies worth overlapping on several threads
     /// (a clone on XFS or btrfs measured 15-30 µs here; a small data copy on ext4, 50-90 µs and more).
-    /// Settable only so tests can make "fast" independent of the test machine's load.
     /// </summary>
-    internal static double SlowGroupMicroseconds { get; set; } = 60;
+    internal const double SlowGroupMicroseconds = 60;
+
+    /// <summary>
+    /// The clock the calling thread times its first copies with, in microseconds. Settable only so that a test can
+    /// say how long its made-up copies took (they advance its clock), and so see "fast" and "slow" decided the same
+    /// however loaded the test machine is.
+    /// </summary>
+    internal static Func<double> Microseconds { get; set; } = static () => Stopwatch.GetTimestamp() * 1e6 / Stopwatch.Frequency;
 
     /// <summary>
     /// Where every destination so far was only looked at (up to date, the same file, a repeated source), the rest of
@@ -68,7 +75,7 @@ internal static class CopyScheduler
         {
             try
             {
-                var clock = System.Diagnostics.Stopwatch.StartNew();
+                double started = Microseconds();
                 int done = 0;
                 bool onlyLooked = true;
                 for (int g = Interlocked.Increment(ref nextGroup); g < groups.Count; g = Interlocked.Increment(ref nextGroup))
@@ -83,7 +90,7 @@ internal static class CopyScheduler
                     onlyLooked = onlyLooked && NothingWritten(groups[g], outcomes);
                     if (done >= GroupsBeforeDeciding && g + 1 < groups.Count)
                     {
-                        double microsecondsPerGroup = clock.Elapsed.TotalMilliseconds * 1000 / done;
+                        double microsecondsPerGroup = (Microseconds() - started) / done;
                         if (microsecondsPerGroup > SlowGroupMicroseconds)
                         {
                             helpersStarted = StartHelpers(Math.Min(parallelism, groups.Count - g) - 1);

@@ -9,6 +9,8 @@ namespace CloneCopy.Tests.AtomicReplace;
 /// One process rewrites a destination over and over through a Copy task while another opens and reads it as fast as
 /// it can. MSBuild's Copy (and CloneCopy without CloneCopyAtomicReplace) delete the destination and then write it:
 /// the reader meets it missing or short. With the switch the reader meets the old file or the new one, whole, always.
+/// The writer goes on until the reader has read <see cref="ReadsDuringRewriting"/> times while it rewrites
+/// (<see cref="ReaderRaceDriver"/>), so a loaded machine makes the race longer, never thinner.
 /// </summary>
 [Collection(FilesystemCollection.Name)]
 public sealed class ReaderRaceTests
@@ -16,6 +18,9 @@ public sealed class ReaderRaceTests
     /// <summary>Enough rounds for a few seconds of rewriting: clones (XFS) take far less time than copies (ext4).</summary>
     private static int RoundsOn(FilesystemKind kind) => kind == FilesystemKind.Xfs ? 2000 : 150;
     private const int Length = 8 << 20;
+
+    /// <summary>Reads begun while the writer rewrites: without the switch a few hundred meet it missing or short many times over.</summary>
+    private const int ReadsDuringRewriting = 200;
 
     private readonly LoopFilesystems _filesystems;
     private readonly ITestOutputHelper _output;
@@ -32,8 +37,8 @@ public sealed class ReaderRaceTests
     [InlineData(FilesystemKind.Xfs, "clonecopy", "off")]
     public void Without_the_switch_a_reader_meets_the_destination_missing_or_short(FilesystemKind kind, string task, string atomic)
     {
-        (long reads, long missing, long shortReads) = Race(kind, task, atomic);
-        Assert.True(missing + shortReads > 0, $"{task} with the switch {atomic}: {reads} reads met no missing or short file");
+        (long during, long missing, long shortReads) = Race(kind, task, atomic);
+        Assert.True(missing + shortReads > 0, $"{task} with the switch {atomic}: {during} reads during the rewriting met no missing or short file");
     }
 
     [FilesystemTheory]
@@ -41,12 +46,13 @@ public sealed class ReaderRaceTests
     [InlineData(FilesystemKind.Xfs)]
     public void With_the_switch_a_reader_never_meets_the_destination_missing_or_short(FilesystemKind kind)
     {
-        (long reads, long missing, long shortReads) = Race(kind, "clonecopy", "on");
-        Assert.True(reads >= 200, $"the reader read only {reads} times");
+        (long during, long missing, long shortReads) = Race(kind, "clonecopy", "on");
+        Assert.True(during >= ReadsDuringRewriting, $"the reader read only {during} times while the writer rewrote (it gave up)");
         Assert.Equal((0L, 0L), (missing, shortReads));
     }
 
-    private (long Reads, long Missing, long Short) Race(FilesystemKind kind, string task, string atomic)
+    /// <summary>The reads begun during the rewriting, and how many of all reads met the destination missing or short.</summary>
+    private (long During, long Missing, long Short) Race(FilesystemKind kind, string task, string atomic)
     {
         string directory = _filesystems.NewDirectory(kind, "race");
         string source = TestFiles.Write(Path.Combine(directory, "source.bin"), Length, seed: 3);
@@ -54,15 +60,16 @@ public sealed class ReaderRaceTests
         Directory.CreateDirectory(output);
         string destination = Path.Combine(output, "shared.bin");
         File.Copy(source, destination);
-        string stop = Path.Combine(directory, "stop");
+        string started = Path.Combine(directory, "started"), enough = Path.Combine(directory, "enough"), stop = Path.Combine(directory, "stop");
+        var invariant = System.Globalization.CultureInfo.InvariantCulture;
 
-        using var reader = RaceProcesses.Start(true, "--read-loop", destination, Length.ToString(System.Globalization.CultureInfo.InvariantCulture), stop);
+        using var reader = RaceProcesses.Start(true, "--read-loop", destination, Length.ToString(invariant), started, enough, ReadsDuringRewriting.ToString(invariant), stop);
         Assert.Equal("ready", reader.StandardOutput.ReadLine());
-        using var writer = RaceProcesses.Start(false, "--replace-loop", task, atomic, source, destination, RoundsOn(kind).ToString(System.Globalization.CultureInfo.InvariantCulture));
+        using var writer = RaceProcesses.Start(false, "--replace-until", task, atomic, source, destination, RoundsOn(kind).ToString(invariant), started, enough);
         string written;
         try
         {
-            written = RaceProcesses.Finish(writer, 600);
+            written = RaceProcesses.Finish(writer, 900);
         }
         finally
         {
@@ -74,6 +81,6 @@ public sealed class ReaderRaceTests
         Assert.Equal(0, RaceProcesses.Count(written, "failed"));
         Assert.Empty(RaceProcesses.Leftovers(output));
         Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(destination));
-        return (RaceProcesses.Count(read, "reads"), RaceProcesses.Count(read, "missing"), RaceProcesses.Count(read, "short"));
+        return (RaceProcesses.Count(read, "during"), RaceProcesses.Count(read, "missing"), RaceProcesses.Count(read, "short"));
     }
 }

@@ -9,14 +9,11 @@ using Microsoft.Build.Utilities;
 namespace CloneCopy.Tests.AtomicReplace;
 
 /// <summary>
-/// The two processes of the atomic-replace race (the test program's modes, started by <see cref="ReaderRaceTests"/> and
-/// <see cref="KilledReplaceTests"/>):
+/// The rewriting process of <see cref="KilledReplaceTests"/> (the test program's mode):
 /// <c>--replace-loop TASK ATOMIC SOURCE DESTINATION ROUNDS [stop-at-written]</c> rewrites DESTINATION from SOURCE ROUNDS
 /// times, one Copy call each (MSBuild's own task, "msbuild", or CloneCopy's with CloneCopyAtomicReplace "on" or "off"),
 /// and prints "rounds N failed N"; with stop-at-written it prints "written PATH" when the first replacement is complete
 /// under its temporary name and then waits to be killed.
-/// <c>--read-loop PATH LENGTH STOPFILE</c> opens and reads PATH whole, as fast as it can, until STOPFILE exists, and
-/// prints "ready" when it starts reading and, at the end, "reads N missing N short N": missing when the open found no file, short when it read fewer than LENGTH bytes.
 /// </summary>
 internal static class ReplaceRaceDriver
 {
@@ -46,41 +43,6 @@ internal static class ReplaceRaceDriver
         }
 
         Console.Out.WriteLine($"rounds {rounds} failed {failed}");
-        return 0;
-    }
-
-    public static int ReadLoop(string path, long length, string stopFile)
-    {
-        var buffer = new byte[length + 1];
-        long reads = 0, missing = 0, shortReads = 0;
-        var clock = Stopwatch.StartNew();
-        Console.Out.WriteLine("ready");
-        Console.Out.Flush();
-        while (!File.Exists(stopFile) && clock.Elapsed < TimeSpan.FromMinutes(2))
-        {
-            reads++;
-            try
-            {
-                using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1, FileOptions.None);
-                long total = 0;
-                int read;
-                while ((read = stream.Read(buffer, (int)total, buffer.Length - (int)total)) > 0)
-                {
-                    total += read;
-                }
-
-                if (total < length)
-                {
-                    shortReads++;
-                }
-            }
-            catch (FileNotFoundException)
-            {
-                missing++;
-            }
-        }
-
-        Console.Out.WriteLine($"reads {reads} missing {missing} short {shortReads}");
         return 0;
     }
 }

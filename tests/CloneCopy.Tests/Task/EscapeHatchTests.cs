@@ -53,21 +53,18 @@ public sealed class EscapeHatchTests
     [Theory]
     [InlineData("1", 2000, true)]      // single-threaded on request, even for slow copies
     [InlineData(null, 2000, false)]    // slow copies (data copies): helpers join in
-    [InlineData(null, 0, true)]        // fast copies (clones): the calling thread alone is faster (threshold raised: see below)
+    [InlineData(null, 0, true)]        // fast copies (clones): the calling thread alone is faster
     public void Copies_run_on_the_calling_thread_unless_they_are_slow_and_parallelism_is_allowed(string? variable, int microsecondsPerCopy, bool expectCallingThreadOnly)
     {
         string directory = Directory.CreateTempSubdirectory("clonecopy-threads").FullName;
         var sources = Enumerable.Range(0, 60).Select(i => TestFiles.Write(Path.Combine(directory, $"s{i}"), 10, i)).ToArray();
-        var recorder = new ThreadRecordingTransfer(microsecondsPerCopy);
+        // A helper the scheduler starts is given time to show itself: all it needs where helpers are the answer (the
+        // calling thread waits for it), a bound where they are not (none comes, however long the wait).
+        using var recorder = new ThreadRecordingTransfer(microsecondsPerCopy, TimeSpan.FromSeconds(expectCallingThreadOnly ? 2 : 120));
         Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", variable);
-        double threshold = CopyScheduler.SlowGroupMicroseconds;
-        if (microsecondsPerCopy == 0)
-        {
-            // "Fast" must not depend on how loaded the test machine is: 0 µs copies plus the task's own
-            // bookkeeping stay far below 1 ms.
-            CopyScheduler.SlowGroupMicroseconds = 1000;
-        }
-
+        Func<double> clock = CopyScheduler.Microseconds;
+        // The copies' time as the made-up copies say it, not as this machine's load makes it.
+        CopyScheduler.Microseconds = () => recorder.Microseconds;
         try
         {
             var task = new CloneCopy.Copy
@@ -81,7 +78,7 @@ public sealed class EscapeHatchTests
         }
         finally
         {
-            CopyScheduler.SlowGroupMicroseconds = threshold;
+            CopyScheduler.Microseconds = clock;
             Environment.SetEnvironmentVariable("MSBUILDCOPYTASKPARALLELISM", null);
             Directory.Delete(directory, recursive: true);
         }
@@ -90,25 +87,42 @@ public sealed class EscapeHatchTests
         Assert.Equal(expectCallingThreadOnly, recorder.Threads.All(t => t == Environment.CurrentManagedThreadId));
     }
 
-    /// <summary>Writes an empty file, as slowly as asked; records which thread each transfer ran on.</summary>
-    private sealed class ThreadRecordingTransfer : IFileTransfer
+    /// <summary>
+    /// Writes an empty file and says it took the given time (on its own clock); records which thread each transfer ran
+    /// on. Once the calling thread has copied what the scheduler times, its next copy waits for another thread's.
+    /// </summary>
+    private sealed class ThreadRecordingTransfer : IFileTransfer, IDisposable
     {
         private readonly int _microseconds;
+        private readonly TimeSpan _helperWait;
+        private readonly int _callingThread = Environment.CurrentManagedThreadId;
+        private readonly ManualResetEventSlim _helperCopied = new();
+        private long _elapsed;
+        private int _callingThreadCopies;
 
-        public ThreadRecordingTransfer(int microseconds) => _microseconds = microseconds;
+        public ThreadRecordingTransfer(int microseconds, TimeSpan helperWait) => (_microseconds, _helperWait) = (microseconds, helperWait);
+
+        public void Dispose() => _helperCopied.Dispose();
 
         public System.Collections.Concurrent.ConcurrentBag<int> Threads { get; } = new();
+
+        /// <summary>The time the copies so far say they took.</summary>
+        public double Microseconds => Interlocked.Read(ref _elapsed);
 
         public TransferResult Transfer(string sourcePath, string destinationPath, CancellationToken cancellationToken)
         {
             Threads.Add(Environment.CurrentManagedThreadId);
-            var spin = System.Diagnostics.Stopwatch.StartNew();
-            while (spin.Elapsed.TotalMilliseconds * 1000 < _microseconds)
+            if (Environment.CurrentManagedThreadId != _callingThread)
             {
-                Thread.Sleep(1); // a slow data copy
+                _helperCopied.Set();
+            }
+            else if (++_callingThreadCopies == CopyScheduler.GroupsBeforeDeciding + 1)
+            {
+                _helperCopied.Wait(_helperWait, cancellationToken);
             }
 
             File.WriteAllText(destinationPath, string.Empty);
+            Interlocked.Add(ref _elapsed, _microseconds);
             return new TransferResult(TransferMethod.Copied, NotClonedReason.NoClonePathOnPlatform, 0);
         }
     }

@@ -114,7 +114,7 @@ public abstract class ClonerTransferCases : IDisposable
         Assert.Empty(engine.Errors);
     }
 
-    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Fact(Skip = SymbolicLinks.NoneMadeHere, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
     [Trait("Needs", "SymbolicLinks")]
     public void A_symbolic_link_source_is_cloned_from_the_file_it_leads_to_whose_volume_decides()
     {

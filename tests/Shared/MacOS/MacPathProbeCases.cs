@@ -52,7 +52,7 @@ public abstract class MacPathProbeCases : IDisposable
         Assert.Equal(1, broken.Calls);
     }
 
-    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Fact(Skip = SymbolicLinks.NoneMadeHere, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
     [Trait("Needs", "SymbolicLinks")]
     public void The_source_reached_through_a_linked_directory_is_recognised_so_it_is_never_deleted()
     {
@@ -66,7 +66,7 @@ public abstract class MacPathProbeCases : IDisposable
         Assert.True(UnixFileIdentity.DestinationIsTheSource(source, sourceStatus, destination, destinationStatus, path => MacPathProbe.Get(path, _calls)!.Value));
     }
 
-    [Fact(Skip = SymbolicLinks.WineCannotMakeThem, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
+    [Fact(Skip = SymbolicLinks.NoneMadeHere, SkipWhen = nameof(SymbolicLinks.Unavailable), SkipType = typeof(SymbolicLinks))]
     [Trait("Needs", "SymbolicLinks")]
     public void A_link_exists_through_what_it_leads_to_and_a_dangling_one_exists_without_identity()
     {
