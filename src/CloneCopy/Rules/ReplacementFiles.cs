@@ -174,4 +174,13 @@ internal sealed class CleanedFolders
             return _folders.Add(folder);
         }
     }
+
+    /// <summary>True the first time the clean step walks a folder and every folder under it (projects sharing an output folder name it each).</summary>
+    public bool AddTree(string folder)
+    {
+        lock (_trees)
+        {
+            return _trees.Add(folder);
+        }
+    }
 }
