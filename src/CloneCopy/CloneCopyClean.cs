@@ -27,11 +27,13 @@ public sealed class CloneCopyClean : Microsoft.Build.Utilities.Task
             AbandonedReplacements.RemoveAfterDeadProcesses();
         }
 
+        // The build's set, as Copy's: a solution's projects that share one output folder each name it, and it is walked once per build and node.
+        CleanedFolders cleaned = BuildScoped.GetOrCreate(BuildEngine, Copy.CleanedFoldersKey, () => new CleanedFolders()) ?? new CleanedFolders();
         foreach (string folder in Folders)
         {
             if (!string.IsNullOrWhiteSpace(folder) && Path.IsPathRooted(folder) && Directory.Exists(folder))
             {
-                AbandonedReplacements.RemoveUnder(folder);
+                AbandonedReplacements.RemoveUnder(folder, cleaned);
             }
         }
 

@@ -243,7 +243,7 @@ public sealed partial class Copy : Microsoft.Build.Utilities.Task, ICancelableTa
         ProjectBuild(message) is null ? null : ProjectSettings.Find(BuildEngine, _projectConfiguration);
 
     /// <summary>The build's set of folders cleaned of abandoned replacement files (once per folder, build and node); a call's own where the host keeps none.</summary>
-    private const string CleanedFoldersKey = "CloneCopy.CleanedFolders";
+    internal const string CleanedFoldersKey = "CloneCopy.CleanedFolders";
 
     private CopyOptions CreateOptions(CopyEscapeHatches hatches, CopyEnvironment environment, bool clonesInsteadOfLinks, bool atomicReplace) => new(hatches)
     {

@@ -58,7 +58,7 @@ internal static class Program
 
         if (args is ["--replace-loop", string writer, string atomic, string source, string destination, string rounds, .. string[] rest])
         {
-            return AtomicReplace.ReplaceRaceDriver.ReplaceLoop(writer, atomic == "on", source, destination, int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture), rest is ["stop-at-written"]);
+            return AtomicReplace.ReplaceRaceDriver.ReplaceLoop(writer, atomic == "on", source, destination, int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture), rest is ["stop-at-written", ..], rest is [_, "lock-switch-unseen"]);
         }
 
         if (args is ["--replace-until", string rewriter, string on, string from, string to, string minimum, string started, string enough])

@@ -58,15 +58,24 @@ internal static class AbandonedReplacements
         }
     }
 
-    /// <summary>Removes the temporary files of owners that are gone, in <paramref name="root"/> and every folder under it (links to folders not followed).</summary>
-    public static void RemoveUnder(string root)
+    /// <summary>
+    /// Removes the temporary files of owners that are gone, in <paramref name="root"/> and every folder under it (links
+    /// to folders not followed), except the trees and folders already in <paramref name="cleaned"/>: in one build, an
+    /// output folder several projects share is walked by the first project's clean only.
+    /// </summary>
+    public static void RemoveUnder(string root, CleanedFolders? cleaned)
     {
         var folders = new Stack<string>();
-        folders.Push(root);
+        folders.Push(WithoutTrailingSeparator(root)); // named as a Copy names a destination's folder
         while (folders.Count > 0)
         {
             string folder = folders.Pop();
-            ReplacementFiles.RemoveAbandoned(folder, cleaned: null);
+            if (cleaned?.AddTree(folder) == false)
+            {
+                continue;
+            }
+
+            ReplacementFiles.RemoveAbandoned(folder, cleaned);
             try
             {
                 foreach (string child in Directory.EnumerateDirectories(folder))
@@ -82,6 +91,13 @@ internal static class AbandonedReplacements
                 // A folder that is gone or cannot be listed holds nothing to remove.
             }
         }
+    }
+
+    /// <summary>"/out/" as "/out" ($(OutDir) ends with a separator; Path.GetDirectoryName does not); a root ("/", "C:\\") as it is.</summary>
+    private static string WithoutTrailingSeparator(string folder)
+    {
+        string trimmed = folder.TrimEnd(Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar);
+        return trimmed.Length == 0 || string.Equals(Path.GetPathRoot(folder), folder, StringComparison.Ordinal) ? folder : trimmed;
     }
 
     /// <summary>

@@ -18,4 +18,11 @@ internal static class AtomicReplaceHooks
     public static Action<AtomicReplaceStep, string>? OnStep { get; set; }
 
     public static void Reached(AtomicReplaceStep step, string replacementPath) => OnStep?.Invoke(step, replacementPath);
+
+    /// <summary>
+    /// A test's stand-in for a filesystem where flock fails without a word (NFS without a lock manager): the process runs
+    /// with .NET's locks switched off (DOTNET_SYSTEM_IO_DISABLEFILELOCKING=1), so its opens lock nothing, and CloneCopy
+    /// is not told, so it keeps a record as if locked. Set before CloneCopy's first Copy in the process; false in every build.
+    /// </summary>
+    public static bool LockSwitchUnseen { get; set; }
 }

@@ -127,15 +127,44 @@ internal static class ReplacementFiles
         }
     }
 
+    /// <summary>
+    /// The owner of a name made by <see cref="NewPath"/> (or, from CloneCopy before instances, <c>.clonecopy-&lt;id&gt;-&lt;number&gt;.tmp</c>):
+    /// the number is lowercase hexadecimal, so a user's own <c>.clonecopy-7-notes.tmp</c> is nobody's and stays.
+    /// </summary>
     private static ReplacementOwner? OwnerOf(string fileName) =>
         fileName.StartsWith(Prefix, StringComparison.Ordinal) && fileName.EndsWith(Suffix, StringComparison.Ordinal)
-            && ReplacementOwner.TryRead(fileName, Prefix.Length, out ReplacementOwner owner, out _) ? owner : null;
+            && ReplacementOwner.TryRead(fileName, Prefix.Length, out ReplacementOwner owner, out int number)
+            && IsNumber(fileName, number, fileName.Length - Suffix.Length) ? owner : null;
+
+    /// <summary>Whether <paramref name="text"/> holds only lowercase hexadecimal digits (at least one) from <paramref name="start"/> to <paramref name="end"/>, as <see cref="NewPath"/> writes its number.</summary>
+    private static bool IsNumber(string text, int start, int end)
+    {
+        if (end <= start)
+        {
+            return false;
+        }
+
+        for (int i = start; i < end; i++)
+        {
+            if (!ReplacementOwner.IsLowercaseHex(text[i]))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 }
 
-/// <summary>The folders whose abandoned replacement files were looked for: one set per build on a node (registered with the build), else per Copy call.</summary>
+/// <summary>
+/// The folders whose abandoned replacement files were looked for: one set per build on a node (registered with the
+/// build, shared by Copy and the clean step), else per Copy call or clean. A folder's own files and its whole tree are
+/// counted apart: a replacing Copy lists one folder's files, the clean step walks every folder under its own.
+/// </summary>
 internal sealed class CleanedFolders
 {
     private readonly HashSet<string> _folders = new(StringComparer.Ordinal);
+    private readonly HashSet<string> _trees = new(StringComparer.Ordinal);
 
     /// <summary>True the first time a folder is named.</summary>
     public bool Add(string folder)
@@ -143,6 +172,15 @@ internal sealed class CleanedFolders
         lock (_folders)
         {
             return _folders.Add(folder);
+        }
+    }
+
+    /// <summary>True the first time the clean step walks a folder and every folder under it (projects sharing an output folder name it each).</summary>
+    public bool AddTree(string folder)
+    {
+        lock (_trees)
+        {
+            return _trees.Add(folder);
         }
     }
 }

@@ -36,9 +36,10 @@ internal static class ReplacementJournal
     /// <summary>
     /// Whether a record's lock tells a running process from a dead one: on Windows always (share modes); on Unix unless
     /// .NET's advisory locks are switched off (System.IO.DisableFileLocking, DOTNET_SYSTEM_IO_DISABLEFILELOCKING), when
-    /// no record is kept, and none is taken for a dead process's.
+    /// no record is kept, and none is taken for a dead process's. A filesystem where the lock is silently not taken is
+    /// found when the record is made (<see cref="LockHolds"/>): then too the process keeps none.
     /// </summary>
-    public static bool LocksTell { get; } = MSBuildPlatformRules.IsWindows || !DotNetLocksSwitchedOff();
+    public static bool LocksTell { get; } = MSBuildPlatformRules.IsWindows || AtomicReplaceHooks.LockSwitchUnseen || !DotNetLocksSwitchedOff();
 
     /// <summary>Records <paramref name="folder"/> (once per process) before a temporary file is made in it, and counts that file as outstanding.</summary>
     public static void Began(string folder)
@@ -88,7 +89,18 @@ internal static class ReplacementJournal
             CreatePrivateFolder(Folder);
 
             // Created new, unbuffered, and locked: no other process can read it while this one lives.
-            var journal = new FileStream(Path.Combine(Folder, ReplacementOwner.Current + Suffix), FileMode.CreateNew, FileAccess.Write, FileShare.None, 1);
+            string path = Path.Combine(Folder, ReplacementOwner.Current + Suffix);
+            var journal = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None, 1);
+            if (!LockHolds(path))
+            {
+                // The lock is not there (see LockHolds): another process would take this record for a dead one's and
+                // remove this one's temporary files while it writes them. No record, as where locks are switched off.
+                journal.Dispose();
+                DeleteQuietly(path);
+                _unavailable = true;
+                return null;
+            }
+
             AppDomain.CurrentDomain.ProcessExit += (_, _) => Close();
             return journal;
         }
@@ -98,6 +110,27 @@ internal static class ReplacementJournal
             // by the clean step, not by the next build's look.
             _unavailable = true;
             return null;
+        }
+    }
+
+    /// <summary>
+    /// Whether the record just created at <paramref name="path"/> is locked: a second open of it, from this process,
+    /// that asks for it alone must be refused. On Unix .NET takes the lock with flock after opening and ignores every
+    /// failure but "held by another" (EWOULDBLOCK): where the filesystem cannot lock (NFS without a lock manager:
+    /// ENOLCK; some FUSE and network homes: ENOTSUP) the open succeeds without a lock, and so would another process's
+    /// take of it. Two opens of one file in one process are two open files to flock, so the second is refused where
+    /// locking works.
+    /// </summary>
+    private static bool LockHolds(string path)
+    {
+        try
+        {
+            using var again = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.None, 1);
+            return false;
+        }
+        catch (Exception e) when (CopyRetries.IsIoRelated(e))
+        {
+            return true; // refused: held
         }
     }
 

@@ -26,7 +26,8 @@ internal readonly record struct ReplacementOwner(int ProcessId, string? Instance
 
     /// <summary>
     /// Reads "&lt;id&gt;-&lt;instance&gt;-" (or, from CloneCopy before instances, "&lt;id&gt;-", Instance null) at the
-    /// start of <paramref name="text"/>; <paramref name="rest"/> is what follows the owner's last dash.
+    /// start of <paramref name="text"/>; <paramref name="rest"/> is what follows the owner's last dash (the caller
+    /// checks it: the pre-instance form is told from a user's own name only by the number that follows).
     /// </summary>
     public static bool TryRead(string text, int start, out ReplacementOwner owner, out int rest)
     {
@@ -39,7 +40,7 @@ internal readonly record struct ReplacementOwner(int ProcessId, string? Instance
         }
 
         int instanceEnd = end + 1;
-        while (instanceEnd < text.Length && IsInstanceCharacter(text[instanceEnd]))
+        while (instanceEnd < text.Length && IsLowercaseHex(text[instanceEnd]))
         {
             instanceEnd++;
         }
@@ -52,7 +53,8 @@ internal readonly record struct ReplacementOwner(int ProcessId, string? Instance
 
     private const int InstanceLength = 8;
 
-    private static bool IsInstanceCharacter(char c) => c is (>= '0' and <= '9') or (>= 'a' and <= 'f');
+    /// <summary>A digit of an instance, or of a temporary file's number: lowercase hexadecimal.</summary>
+    internal static bool IsLowercaseHex(char c) => c is (>= '0' and <= '9') or (>= 'a' and <= 'f');
 
     /// <summary>The decimal number at <paramref name="start"/> (at most int.MaxValue), or -1.</summary>
     private static int ReadDigits(string text, int start, out int end)

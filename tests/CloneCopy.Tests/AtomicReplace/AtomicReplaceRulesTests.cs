@@ -170,6 +170,37 @@ public sealed class AtomicReplaceRulesTests
         }
     }
 
+    /// <summary>
+    /// A user's own file whose name only looks like a temporary one (.clonecopy-7-notes.tmp) is nobody's: neither a
+    /// replacing Copy into its folder nor the clean step removes it, whether or not a process with that id runs. Only
+    /// CloneCopy's own forms are: &lt;id&gt;-&lt;instance&gt;-&lt;number&gt;, and from before instances &lt;id&gt;-&lt;number&gt;,
+    /// the number in lowercase hexadecimal.
+    /// </summary>
+    [FilesystemFact]
+    public void A_user_s_file_named_like_a_temporary_file_is_never_removed()
+    {
+        string directory = _filesystems.NewDirectory(FilesystemKind.Ext4, "replace-not-ours");
+        string source = TestFiles.Write(Path.Combine(directory, "new.dll"), 5000, seed: 1);
+        string output = Directory.CreateDirectory(Path.Combine(directory, "out")).FullName;
+        string destination = TestFiles.Write(Path.Combine(output, "bin.dll"), 4000, seed: 2);
+        using var dead = Process.Start("true");
+        dead.WaitForExit();
+        string[] notOurs =
+        [
+            TestFiles.Write(Path.Combine(output, ".clonecopy-7-notes.tmp"), 100),
+            TestFiles.Write(Path.Combine(output, $".clonecopy-{dead.Id}-notes.tmp"), 100),
+            TestFiles.Write(Path.Combine(output, $".clonecopy-{dead.Id}-.tmp"), 100),
+            TestFiles.Write(Path.Combine(output, $".clonecopy-{dead.Id}-0123abcd-notes.tmp"), 100),
+        ];
+        string ofDead = TestFiles.Write(Path.Combine(output, $".clonecopy-{dead.Id}-1f.tmp"), 100);
+
+        Assert.True(Copy(source, destination, atomic: true).Succeeded);
+        Assert.True(new CloneCopyClean { BuildEngine = new TestBuildEngine(), Folders = [directory] }.Execute());
+        Assert.False(File.Exists(ofDead), "the dead process's own temporary file was not removed");
+        string[] gone = notOurs.Where(path => !File.Exists(path)).Select(Path.GetFileName).ToArray()!;
+        Assert.True(gone.Length == 0, $"removed: {string.Join(", ", gone)}");
+    }
+
     private static (bool Succeeded, TestBuildEngine Engine) Copy(string source, string destination, bool atomic, bool overwriteReadOnly = false, bool hardLink = false, bool symbolicLink = false)
     {
         var engine = new TestBuildEngine();
