@@ -18,6 +18,7 @@ internal static class LaneProbe
     {
         yield return CapabilityProbe.SymbolicLinks;
         yield return CapabilityProbe.RenameOverOpenFile;
+        yield return CapabilityProbe.UnixFileModes;
         yield return RealRefsVolume();
         yield return Wine();
     }

@@ -24,4 +24,12 @@ public sealed class CapabilityProbeTests
         Assert.True(answer.Available, answer.ToString());
         Assert.StartsWith("Needs=RenameOverOpenFile yes ", answer.ToString(), System.StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void On_Linux_unix_file_modes_are_found_to_work()
+    {
+        Capability answer = CapabilityProbe.UnixFileModes;
+        Assert.True(answer.Available, answer.ToString());
+        Assert.StartsWith("Needs=UnixFileModes yes ", answer.ToString(), System.StringComparison.Ordinal);
+    }
 }

@@ -24,6 +24,7 @@ public static class CapabilityProbe
 {
     private static readonly Lazy<Capability> SymbolicLinksAnswer = new(ProbeSymbolicLinks);
     private static readonly Lazy<Capability> RenameOverOpenFileAnswer = new(ProbeRenameOverOpenFile);
+    private static readonly Lazy<Capability> UnixFileModesAnswer = new(ProbeUnixFileModes);
 
     /// <summary>File.CreateSymbolicLink and Directory.CreateSymbolicLink make links that read as their targets.</summary>
     public static Capability SymbolicLinks => SymbolicLinksAnswer.Value;
@@ -34,6 +35,12 @@ public static class CapabilityProbe
     /// leads to the new file and the handle still reads the old one.
     /// </summary>
     public static Capability RenameOverOpenFile => RenameOverOpenFileAnswer.Value;
+
+    /// <summary>
+    /// File.SetUnixFileMode and File.GetUnixFileMode give and read a file's mode (not on Windows, Wine included: .NET
+    /// throws PlatformNotSupportedException there), as the tests of the macOS platform's own transfer need.
+    /// </summary>
+    public static Capability UnixFileModes => UnixFileModesAnswer.Value;
 
     private static Capability ProbeSymbolicLinks()
     {
@@ -81,6 +88,23 @@ public static class CapabilityProbe
                 ? new Capability(need, true, "File.Move with overwrite replaced a file held open sharing delete; the handle kept the old file")
                 : new Capability(need, false, "File.Move with overwrite over a file held open sharing delete did not leave the new file at the name and the old one at the handle");
         }, need, "renaming over a file held open sharing delete");
+    }
+
+    // Asked on Windows too, precisely to be refused there (PlatformNotSupportedException, answered "no").
+    [System.Diagnostics.CodeAnalysis.SuppressMessage("Interoperability", "CA1416", Justification = "The probe's question is whether this platform has modes.")]
+    private static Capability ProbeUnixFileModes()
+    {
+        const string need = "UnixFileModes";
+        return InScratch(folder =>
+        {
+            const UnixFileMode script = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
+            string file = Path.Combine(folder, "script.sh");
+            File.WriteAllText(file, "exit 0");
+            File.SetUnixFileMode(file, script);
+            return File.GetUnixFileMode(file) == script
+                ? new Capability(need, true, "File.SetUnixFileMode gave a file mode 0700 and File.GetUnixFileMode read it back")
+                : new Capability(need, false, $"File.SetUnixFileMode gave 0700 and File.GetUnixFileMode read {File.GetUnixFileMode(file)}");
+        }, need, "giving a file a Unix mode");
     }
 
     /// <summary>Runs a probe in a new temporary folder; an exception is the answer "no", with its message.</summary>
