@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Threading;
 using CloneCopy.Platform.Windows;
 using Microsoft.Win32.SafeHandles;
 
@@ -1320,7 +1321,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
     // WaitForSingleObject on a mutex (its page; Mutex Objects): free, or owned by this thread already (counted), it is this
     // thread's at once; owned by another thread, the wait lasts until that thread releases it or the time is up
-    // (WAIT_TIMEOUT). Ownership is a thread's, as on Windows.
+    // (WAIT_TIMEOUT). Ownership is a thread's, as on Windows; an owner thread that ends without releasing it abandons it,
+    // and the next wait takes it with WAIT_ABANDONED ("the mutex object is abandoned ... the waiting thread gets
+    // ownership": Mutex Objects), as a process killed while holding it leaves it to the next waiter.
     public int WaitForMutex(SafeWaitHandle mutex, int milliseconds)
     {
         SimulatedMutex state = MutexOf(mutex);
@@ -1330,19 +1333,27 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             return fault;
         }
 
-        int me = Environment.CurrentManagedThreadId;
+        Thread me = Thread.CurrentThread;
         var waited = System.Diagnostics.Stopwatch.StartNew();
         lock (state)
         {
-            while (state.Owner != 0 && state.Owner != me)
+            while (state.Owner is Thread owner && owner != me)
             {
+                if (!owner.IsAlive)
+                {
+                    state.Owner = me;
+                    state.Count = 1;
+                    return Win32.WaitAbandoned;
+                }
+
                 int left = milliseconds - (int)waited.ElapsedMilliseconds;
                 if (left <= 0)
                 {
                     return Win32.WaitTimeout;
                 }
 
-                System.Threading.Monitor.Wait(state, left);
+                // A thread that ends pulses nothing: look again at least every 20 ms.
+                System.Threading.Monitor.Wait(state, Math.Min(left, 20));
             }
 
             state.Owner = me;
@@ -1363,14 +1374,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         lock (state)
         {
-            if (state.Owner != Environment.CurrentManagedThreadId)
+            if (state.Owner != Thread.CurrentThread)
             {
                 return Win32.ErrorNotOwner;
             }
 
             if (--state.Count == 0)
             {
-                state.Owner = 0;
+                state.Owner = null;
                 System.Threading.Monitor.PulseAll(state);
             }
 
@@ -1930,14 +1941,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     }
 }
 
-/// <summary>A named mutex: its owning thread (0: none), how often that thread took it, and the handles to it.</summary>
+/// <summary>A named mutex: its owning thread (null: none), how often that thread took it, and the handles to it.</summary>
 internal sealed class SimulatedMutex
 {
     public SimulatedMutex(string name) => Name = name;
 
     public string Name { get; }
 
-    public int Owner { get; set; }
+    public Thread? Owner { get; set; }
 
     public int Count { get; set; }
 

@@ -43,7 +43,7 @@ internal sealed partial class WindowsBlockCloner
     /// holds the mutex for its FSCTLs only, a flush by ReFS of a large fresh file included, so only a process that stopped
     /// while holding it (a debugger, a squatter of the name) makes anyone wait this long.
     /// </summary>
-    private const int SerializedCloneWaitMilliseconds = 30_000;
+    public const int DefaultSerializedCloneWaitMilliseconds = 30_000;
 
     /// <summary>One wait call at most this long, so that a cancelled build stops waiting soon (an uncontended wait is one call).</summary>
     private const int WaitSliceMilliseconds = 250;
@@ -54,6 +54,9 @@ internal sealed partial class WindowsBlockCloner
     /// read back whole and right, and the copies flushed at the link limit. Forgotten with the volumes.
     /// </summary>
     private readonly ConcurrentDictionary<string, DataIdentity> _onVolume = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>How long a clone waits for the mutex before it goes on alone (<see cref="DefaultSerializedCloneWaitMilliseconds"/>; tests make it short).</summary>
+    public int SerializedCloneWaitMilliseconds { get; init; } = DefaultSerializedCloneWaitMilliseconds;
 
     /// <summary>False with CLONECOPY_TEST_FRESH_SOURCES=unguarded: no source counts as fresh.</summary>
     private readonly bool _guardsFreshSources;
@@ -113,19 +116,22 @@ internal sealed partial class WindowsBlockCloner
         bool owned = false;
         try
         {
-            for (int waited = 0; waited < SerializedCloneWaitMilliseconds; waited += WaitSliceMilliseconds)
+            for (int slept = 0; slept < SerializedCloneWaitMilliseconds; slept += WaitSliceMilliseconds)
             {
                 cancellation.ThrowIfCancellationRequested();
-                int error = _calls.WaitForMutex(mutex, WaitSliceMilliseconds);
-                if (error == 0)
+                int waited = _calls.WaitForMutex(mutex, WaitSliceMilliseconds);
+
+                // WAIT_ABANDONED is ownership too (Mutex Objects): a process killed while one of its clones held the
+                // mutex hands it to the next waiter. The clusters that clone may have left half-made are its own file's.
+                if (waited is 0 or Win32.WaitAbandoned)
                 {
                     owned = true;
                     return new CloneLease(_calls, mutex);
                 }
 
-                if (error != Win32.WaitTimeout)
+                if (waited != Win32.WaitTimeout)
                 {
-                    return null;
+                    return null; // WAIT_FAILED: the clone goes on alone
                 }
             }
 
