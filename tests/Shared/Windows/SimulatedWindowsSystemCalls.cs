@@ -29,6 +29,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     private const string ExtendedPrefix = @"\\?\";
     private const string ExtendedUncPrefix = @"\\?\UNC\";
 
+    /// <summary>The host name a file replaced by a POSIX rename keeps while simulated handles still hold it.</summary>
+    private const string ReplacedAside = ".simulated-replaced-";
+
     private readonly object _lock = new();
     private readonly List<SimulatedVolume> _volumes = new();
     private readonly Dictionary<string, string> _dosDevices = new(StringComparer.OrdinalIgnoreCase);
@@ -1049,6 +1052,12 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             file.Dispose();
             ForgetDisposed();
             FileState? state = open.File;
+            if (state is not null && !state.Named && Path.GetFileName(open.Path).StartsWith(ReplacedAside, StringComparison.Ordinal)
+                && !_handles.Values.Any(o => ReferenceEquals(o.File, state)))
+            {
+                File.Delete(open.Path); // the last handle of a file a POSIX rename replaced: it goes now
+            }
+
             if (state is null || !state.DeletePending)
             {
                 return;
@@ -1248,7 +1257,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     /// refused when read-only or a directory (ERROR_ACCESS_DENIED, MS-FSA 2.1.5.15.11), and when any open of it does not
     /// share delete (ERROR_ACCESS_DENIED: the target is opened for DELETE). Without POSIX semantics a target another
     /// handle holds open (even sharing delete) is refused too; with them its name goes at once and the handles keep the
-    /// old file. The host's rename(2) makes it one step.
+    /// old file: on the host it is moved aside first (a name only those handles know, removed with the last of them), so
+    /// what is asked through them is asked of it, not of the file now at its old name. The handles of the renamed file
+    /// follow it to its new name.
     /// </summary>
     private int RenameOver(string from, string target, bool replace, bool posix)
     {
@@ -1272,13 +1283,25 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             }
 
             ForgetDisposed();
-            if (!posix && _handles.Values.Any(o => ReferenceEquals(o.File, old)))
+            Open[] holding = _handles.Values.Where(o => ReferenceEquals(o.File, old)).ToArray();
+            if (!posix && holding.Length > 0)
             {
                 return Win32.ErrorAccessDenied;
             }
 
             old.Named = false;
             _files.Remove(target);
+            if (holding.Length > 0)
+            {
+                // Renaming a file the simulator's handles hold is allowed on any host (they share delete); renaming over it
+                // is not under Wine.
+                string aside = Path.Combine(Path.GetDirectoryName(target)!, ReplacedAside + Guid.NewGuid().ToString("N"));
+                File.Move(target, aside);
+                foreach (Open holder in holding)
+                {
+                    holder.Path = aside;
+                }
+            }
         }
 
         FileState? moving = _files.TryGetValue(from, out FileState? state) ? state : null;
@@ -1288,6 +1311,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         {
             _files[target] = moving;
             Touch(moving); // ChangeTime "refers to changes to file metadata, such as renames" (FILE_BASIC_INFO)
+            ForgetDisposed();
+            foreach (Open follower in _handles.Values.Where(o => ReferenceEquals(o.File, moving)))
+            {
+                follower.Path = target;
+            }
         }
 
         return 0;
@@ -1871,7 +1899,8 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             Share = share;
         }
 
-        public string Path { get; }
+        /// <summary>Where the file is on the host: its name, the name a rename gave it, or where a rename over it put it aside.</summary>
+        public string Path { get; set; }
 
         /// <summary>The file (null for a directory).</summary>
         public FileState? File { get; }

@@ -149,10 +149,15 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>
     /// After a rename of a file this cloner recorded (CloneCopyAtomicReplace's temporary file taking the destination's
     /// name): its records follow it, with the identity it has now (a rename moves ChangeTime: FILE_BASIC_INFO, "changes to
-    /// file metadata, such as renames"). Three calls (open for attributes, FileAllInformation, close), only for such a file.
+    /// file metadata, such as renames"), read through <paramref name="renamed"/>, the handle that renamed it: by the final
+    /// name, the file found could already be another node's copy of the same output (a double write: same last write
+    /// time, same length), its data through the cache, taken for this clone whose data is on the volume. One call
+    /// (FileAllInformation), only for such a file. After MoveFileEx (<paramref name="renamed"/> null) nothing is recorded
+    /// under the final name: that file is fresh by its times again.
     /// </summary>
-    public void Renamed(string from, string to)
+    public void Renamed(string from, string to, SafeFileHandle? renamed)
     {
+        _onVolume.TryRemove(to, out _); // whatever was known there was another file
         bool recorded = _onVolume.TryRemove(from, out DataIdentity before);
         bool seeds = false;
         foreach (Seed seed in _seeds.Values)
@@ -160,22 +165,9 @@ internal sealed partial class WindowsBlockCloner
             seeds |= string.Equals(seed.Path, from, StringComparison.OrdinalIgnoreCase);
         }
 
-        if ((!recorded && !seeds) || _calls.CreateFile(to, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) != 0)
+        if ((!recorded && !seeds) || renamed is null || _calls.QueryAllInformation(renamed, out Win32FileAllInformation now) != 0)
         {
             return;
-        }
-
-        Win32FileAllInformation now;
-        try
-        {
-            if (_calls.QueryAllInformation(handle, out now) != 0)
-            {
-                return;
-            }
-        }
-        finally
-        {
-            _calls.CloseHandle(handle);
         }
 
         // The same data as before the rename (its length and last write time), else someone wrote it meanwhile: forgotten.

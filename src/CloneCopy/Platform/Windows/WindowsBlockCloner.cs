@@ -29,7 +29,7 @@ namespace CloneCopy.Platform.Windows;
 /// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
 /// </para>
 /// </summary>
-internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner, IRenameFollowingCloner
+internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner, IRenameFollowingCloner<SafeFileHandle>
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
