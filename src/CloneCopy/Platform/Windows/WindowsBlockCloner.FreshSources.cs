@@ -40,8 +40,9 @@ internal sealed partial class WindowsBlockCloner
 
     /// <summary>
     /// How long a clone waits for another one of the same source before it clones anyway (still read back whole): a clone
-    /// holds the mutex for its FSCTLs only, a flush by ReFS of a large fresh file included, so only a process that stopped
-    /// while holding it (a debugger, a squatter of the name) makes anyone wait this long.
+    /// holds the mutex from right before its first clone FSCTL to right after its last (a flush by ReFS of a large fresh
+    /// file within the first included), so only a process that stopped while holding it (a debugger, a squatter of the
+    /// name) makes anyone wait this long.
     /// </summary>
     public const int DefaultSerializedCloneWaitMilliseconds = 30_000;
 
@@ -97,7 +98,10 @@ internal sealed partial class WindowsBlockCloner
     /// are the entry process's children; a service's builds all run in session 0), so Local\ reaches them all and needs
     /// no privilege. Global\ would also reach builds of other sessions, but a mutex another user created there with
     /// default security refuses this user's open (ERROR_ACCESS_DENIED, CreateMutexW) and the global names are every
-    /// session's to take; two sessions cloning one fresh file at the same moment are left to the whole read-back.
+    /// session's to take; two sessions cloning one fresh file at the same moment are left to the whole read-back. In
+    /// session 0 (a build agent's service) Local\ is the global namespace ("Service applications use the global namespace
+    /// by default", Kernel Object Namespaces), shared with every service of any account: a name another account's build
+    /// took refuses this open (ERROR_ACCESS_DENIED), and the clone goes on alone, read back whole.
     /// </para>
     /// </summary>
     private CloneLease? SerializeClonesOf(SafeFileHandle from, CancellationToken cancellation)
