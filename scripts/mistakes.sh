@@ -207,8 +207,8 @@ mistake "MSBuild 18.11's breadth-first order without its change wave" src/CloneC
 mistake "a source written moments ago is cloned as an old one" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \
   '        return mayBeCached && ' '        return false && mayBeCached && ' \
   -class CloneCopy.Tests.Windows.FreshSourceTests
-mistake "clones of a fresh source not serialized across processes" src/CloneCopy/Platform/Windows/WindowsBlockCloner.cs \
-  'lease = careful ? SerializeClonesOf(from, cancellation) : null;' 'lease = null;' \
+mistake "clones of a fresh source not serialized across processes" src/CloneCopy/Platform/Windows/WindowsBlockCloner.Destination.cs \
+  'CloneLease? lease = careful ? SerializeClonesOf(from, cancellation) : null;' 'CloneLease? lease = null;' \
   -method CloneCopy.Tests.Windows.FreshSourceTests.Two_processes_cloning_one_fresh_source_at_once_take_turns_and_both_get_its_bytes \
   -method CloneCopy.Tests.Windows.FreshSourceTests.Many_threads_cloning_one_source_written_moments_ago_all_get_its_bytes
 mistake "the window in which a Windows source counts as fresh shrunk by a unit slip (minutes to a fraction of a second)" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \
@@ -220,6 +220,20 @@ mistake "the read-back does not look past the source's length" src/CloneCopy/Eng
 mistake "refusals of sparse sources count toward the three that stop a volume" src/CloneCopy/Platform/Windows/WindowsBlockCloner.Destination.cs \
   '        bool refusalCounts = !seeded && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;' '        bool refusalCounts = true;' \
   -class CloneCopy.Tests.Windows.RepeatedRefusalTests
+mistake "an abandoned mutex (its owner killed) taken for a failed wait" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \
+  'if (waited is 0 or Win32.WaitAbandoned)' 'if (waited is 0)' \
+  -method CloneCopy.Tests.Windows.FreshSourceTests.A_mutex_its_owner_thread_abandoned_is_owned_by_the_next_clone_which_clones_and_releases_it
+mistake "a fresh source's clone made without the mutex (after the wait's limit) not read back whole" src/CloneCopy/Platform/Windows/WindowsBlockCloner.Destination.cs \
+  'whole: careful)' 'whole: careful && lease is not null)' \
+  -method CloneCopy.Tests.Windows.FreshSourceTests.A_clone_that_cannot_have_the_mutex_within_the_limit_goes_on_alone_and_is_read_back_whole
+mistake "a cancelled build still waits the whole limit for a fresh source's mutex" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \
+  '                cancellation.ThrowIfCancellationRequested();
+                int waited' '                int waited' \
+  -method CloneCopy.Tests.Windows.FreshSourceTests.A_clone_cancelled_while_it_waits_for_the_mutex_stops_and_leaves_no_file_and_no_handle
+mistake "after CloneCopyAtomicReplace's rename, the file recorded is whatever holds the final name" src/CloneCopy/Platform/Windows/WindowsBlockCloner.FreshSources.cs \
+  '|| renamed is null || _calls.QueryAllInformation(renamed, out Win32FileAllInformation now) != 0)' \
+  '|| _calls.CreateFile(to, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle byName) != 0 || _calls.QueryAllInformation(byName, out Win32FileAllInformation now) != 0)' \
+  -class CloneCopy.Tests.Windows.RenamedWritesTests
 # Ten mistakes no test caught at first, each with the test made for it (seen failing with the mistake made by hand).
 mistake "under an MSBuild before 18.7 the once-per-process retry switch reads the link switch" src/CloneCopy/Rules/CopyEscapeHatches.cs \
   'new(() => (IsPresent(AlwaysRetryVariable, CopyEnvironment.Process), IsPresent(UseSymbolicLinksVariable, CopyEnvironment.Process)));' \

@@ -8,9 +8,10 @@
 #   pwsh scripts/windows/run-windows-tests.ps1 -Volume R: -Name real-refs -Classes FreshSourceParallelCloneTests, ReadOnlySourceRejectedCloneTests
 #       only those classes, with CLONECOPY_TEST_REFS a folder on the volume; each class must run and pass at least one
 #       test, and none may fail or be skipped.
-#   pwsh scripts/windows/run-windows-tests.ps1 -Volume R: -Name fresh-sources-unguarded -Classes FreshSourceParallelCloneTests -Measure -Variables CLONECOPY_TEST_FRESH_SOURCES=unguarded
-#       a measurement of the image, not a test of CloneCopy: the classes run with the variables given (NAME=VALUE, for
-#       this run only), each test's result, output and failure message are printed, and the step fails only when the
+#   pwsh scripts/windows/run-windows-tests.ps1 -Volume R: -Name fresh-sources-unguarded -Classes FreshSourceParallelCloneTests -Traits FreshSources=Unguarded -Measure -Variables CLONECOPY_TEST_FRESH_SOURCES=unguarded
+#       a measurement of the image, not a test of CloneCopy: the classes' tests with the traits given (NAME=VALUE, xunit's
+#       -trait; here only the unguarded test, not the guarded ones, which fail by design with the mitigation off) run
+#       with the variables given (NAME=VALUE, for this run only), each test's result, output and failure message are printed, and the step fails only when the
 #       measurement did not happen (no test of a class ran, results unreadable, an error outside tests), never on what
 #       a test found.
 #
@@ -20,6 +21,7 @@ param(
   [Parameter(Mandatory)] [string] $Volume,
   [Parameter(Mandatory)] [string] $Name,
   [string[]] $Classes = @(),
+  [string[]] $Traits = @(),
   [switch] $Measure,
   [string[]] $Variables = @()
 )
@@ -44,11 +46,16 @@ foreach ($variable in $Variables) {
   Write-Host "for this run: $variableName=$variableValue"
 }
 if ($Measure -and $Classes.Count -eq 0) { throw '-Measure needs -Classes: a measurement names what it runs' }
+if ($Traits.Count -gt 0 -and $Classes.Count -eq 0) { throw '-Traits needs -Classes: they choose among the classes'' tests' }
 
 $arguments = @('-noLogo', '-noColor', '-xml', $xml)
 if ($Classes.Count -gt 0) {
   $env:CLONECOPY_TEST_REFS = (New-Item -ItemType Directory -Force (Join-Path $work 'refs')).FullName
   foreach ($class in $Classes) { $arguments += @('-class', "*.$class") }
+  foreach ($trait in $Traits) {
+    if ($trait -notmatch '^[^=]+=.+$') { throw "-Traits takes NAME=VALUE, not '$trait'" }
+    $arguments += @('-trait', $trait)
+  }
 } else {
   $arguments += @('-trait-', 'Needs=Wine', '-trait-', 'Needs=RealRefs')
 }

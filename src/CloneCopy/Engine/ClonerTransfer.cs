@@ -75,13 +75,15 @@ internal sealed class ClonerTransfer : IFileTransfer, ICloneOnlyTransfer, IBuild
     /// CloneCopyAtomicReplace renamed a file this chain wrote (at the temporary name it was given) over its destination:
     /// a cloner that remembers what it wrote by name (<see cref="IRenameFollowingCloner"/>: the seed made at the link
     /// limit) records the final name, else the seed would be looked for where it no longer is and every later clone of
-    /// that source at the limit would be a full copy. Nothing when no cloner was made yet.
+    /// that source at the limit would be a full copy. <paramref name="renamed"/> is what the platform can show of the renamed
+    /// file itself (Windows: the handle that renamed it), or null. Nothing when no cloner was made yet.
     /// </summary>
-    public void Renamed(string from, string to)
+    public void Renamed<TRenamed>(string from, string to, TRenamed? renamed)
+        where TRenamed : class
     {
-        if (_cloner.IsValueCreated && _cloner.Value is IRenameFollowingCloner following)
+        if (_cloner.IsValueCreated && _cloner.Value is IRenameFollowingCloner<TRenamed> following)
         {
-            following.Renamed(from, to);
+            following.Renamed(from, to, renamed);
         }
     }
 

@@ -7,8 +7,11 @@ namespace CloneCopy.Engine;
 /// longer exists: the platform that renames tells the transfer chain (<see cref="ClonerTransfer.Renamed"/>), which tells
 /// the cloner.
 /// </summary>
-internal interface IRenameFollowingCloner
+/// <typeparam name="TRenamed">What the platform can show of the renamed file itself, whatever its new name holds by the time
+/// it is asked (Windows: the handle that renamed it).</typeparam>
+internal interface IRenameFollowingCloner<in TRenamed>
+    where TRenamed : class
 {
-    /// <summary>The file written at <paramref name="from"/> is now at <paramref name="to"/>.</summary>
-    void Renamed(string from, string to);
+    /// <summary>The file written at <paramref name="from"/> is now at <paramref name="to"/>; <paramref name="renamed"/> shows it, or is null (nothing is known of it).</summary>
+    void Renamed(string from, string to, TRenamed? renamed);
 }

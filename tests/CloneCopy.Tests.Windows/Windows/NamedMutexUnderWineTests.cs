@@ -13,7 +13,8 @@ namespace CloneCopy.Tests.Windows;
 /// simulator, asked the same things from two threads: one name is one object (Object Names: CreateMutex of a name in
 /// use "returns a handle to the existing object"), another thread's wait times out with WAIT_TIMEOUT while it is owned,
 /// a thread that does not own it cannot release it (ERROR_NOT_OWNER, ReleaseMutex), its owner may take it again and
-/// must release it as often, and then the other thread gets it.
+/// must release it as often, and then the other thread gets it; a thread that ends owning it abandons it, and the next
+/// wait owns it with WAIT_ABANDONED (Mutex Objects).
 /// </summary>
 // Wine's answers, not Windows': left out where the Windows lane runs natively (.ci/windows-steps.yml).
 [Trait("Needs", "Wine")]
@@ -26,7 +27,7 @@ public sealed class NamedMutexUnderWineTests
         string wine = Scenario(WindowsSystemCalls.Instance, name);
         string simulated = Scenario(new SimulatedWindowsSystemCalls(), name);
 
-        Assert.Equal($"create 0 0, own 0, other waits {Win32.WaitTimeout}, other releases {Win32.ErrorNotOwner}, again 0, release 0 0 {Win32.ErrorNotOwner}, other waits 0, other releases 0", wine);
+        Assert.Equal($"create 0 0, own 0, other waits {Win32.WaitTimeout}, other releases {Win32.ErrorNotOwner}, again 0, release 0 0 {Win32.ErrorNotOwner}, other waits 0, other releases 0, other owns 0 and ends, abandoned {Win32.WaitAbandoned}, release 0", wine);
         Assert.Equal(wine, simulated);
     }
 
@@ -43,6 +44,8 @@ public sealed class NamedMutexUnderWineTests
             said.Add($"again {kernel.WaitForMutex(mine, 0)}");
             said.Add($"release {kernel.ReleaseMutex(mine)} {kernel.ReleaseMutex(mine)} {kernel.ReleaseMutex(mine)}");
             OnAnotherThread(() => said.Add($"other waits {kernel.WaitForMutex(theirs, 1000)}, other releases {kernel.ReleaseMutex(theirs)}"));
+            OnAnotherThread(() => said.Add($"other owns {kernel.WaitForMutex(theirs, 0)} and ends"));
+            said.Add($"abandoned {kernel.WaitForMutex(mine, 1000)}, release {kernel.ReleaseMutex(mine)}");
         }
         finally
         {

@@ -56,7 +56,7 @@ public abstract class AtomicReplaceCases : IDisposable
         Assert.Equal(0, _kernel.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, 0, out SafeFileHandle reader));
         try
         {
-            WindowsReplace.Replace(_kernel, replacement, destination);
+            WindowsReplace.Replace(_kernel, replacement, destination, _ => { });
             Assert.Equal(0, _kernel.GetFileInformation(reader, out Win32FileInformation held));
             Assert.Equal(1000, held.Length);
         }
@@ -78,7 +78,7 @@ public abstract class AtomicReplaceCases : IDisposable
         Assert.Equal(0, _kernel.CreateFile(destination, Win32.GenericRead, Win32.FileShareRead, Win32.OpenExisting, 0, out SafeFileHandle reader));
         try
         {
-            Assert.ThrowsAny<IOException>(() => WindowsReplace.Replace(_kernel, replacement, destination));
+            Assert.ThrowsAny<IOException>(() => WindowsReplace.Replace(_kernel, replacement, destination, _ => { }));
         }
         finally
         {
@@ -99,7 +99,7 @@ public abstract class AtomicReplaceCases : IDisposable
         string destination = TestFiles.Write(Named("app.dll"), 1000, seed: 1);
         string replacement = TestFiles.Write(Named(".clonecopy-1-3.tmp"), 2000, seed: 2);
 
-        WindowsReplace.Replace(_kernel, replacement, destination);
+        WindowsReplace.Replace(_kernel, replacement, destination, _ => { });
 
         Assert.Equal(2000, new FileInfo(destination).Length);
         Assert.False(File.Exists(replacement));
@@ -140,7 +140,7 @@ public abstract class AtomicReplaceCases : IDisposable
         var transfer = new CloneCopy.Engine.ClonerTransfer(() => new WindowsBlockCloner(_kernel), new CloneCopy.Engine.EngineDiagnostics());
 
         Assert.Equal(CloneCopy.Engine.TransferMethod.Cloned, transfer.Transfer(source, replacement, CancellationToken.None).Method);
-        WindowsReplace.Replace(_kernel, replacement, destination);
+        WindowsReplace.Replace(_kernel, replacement, destination, _ => { });
 
         // Hidden (a killed build's leftover is) and Temporary while its clusters were being shared.
         Assert.NotNull(whileCloned);
@@ -206,7 +206,7 @@ public abstract class AtomicReplaceCases : IDisposable
                 string replacement = Named($".clonecopy-1-{round:x}.tmp");
                 Assert.Equal(0, _kernel.CopyFile(source, replacement));
                 ReaderOpensAgain();
-                WindowsReplace.Replace(_kernel, replacement, destination);
+                WindowsReplace.Replace(_kernel, replacement, destination, _ => { });
             }
             else
             {

@@ -361,12 +361,137 @@ public abstract class FreshSourceCases : IDisposable
         Assert.Equal(new[] { $"FlushFileBuffers {seed}" }, _kernel.CallsTo("FlushFileBuffers"));
     }
 
-    /// <summary>A transfer (a process) whose volume has had one clone read back right (an old file): later clones there are not read back.</summary>
-    private ClonerTransfer Trusted(CloneCopy.CopyEnvironment? environment = null)
+    [Fact]
+    public void A_mutex_its_owner_thread_abandoned_is_owned_by_the_next_clone_which_clones_and_releases_it()
     {
-        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel, environment: environment), _diagnostics);
+        // WAIT_ABANDONED is ownership (Mutex Objects: "the waiting thread gets ownership"): a node killed while one of
+        // its clones held a fresh source's mutex leaves it to the next waiter, which clones as after any wait: not alone,
+        // not after the limit, and it releases what it owns.
+        ClonerTransfer transfer = Trusted();
+        string source = TestFiles.Write(Named("obj", "a.dll"), Size, seed: 20);
+        string? name = null;
+        SafeWaitHandle? leftOpen = null;
+        int ownerTook = -1;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "CreateMutex" && name is null)
+            {
+                name = subject;
+                OnAThreadThatEnds(() =>
+                {
+                    _kernel.CreateMutex(subject, out SafeWaitHandle mutex);
+                    ownerTook = _kernel.WaitForMutex(mutex, 0);
+                    leftOpen = mutex; // ends owning it, its handle still open (another process's, say)
+                });
+            }
+
+            return 0;
+        };
+        _kernel.Calls.Clear();
+
+        TransferResult result = transfer.Transfer(source, Named("bin", "a.dll"), CancellationToken.None);
+
+        _kernel.Fault = (_, _) => 0;
+        Assert.Equal(0, ownerTook);
+        Assert.Equal((TransferMethod.Cloned, NotClonedReason.None), (result.Method, result.Reason));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named("bin", "a.dll")));
+        Assert.Equal(2, _kernel.CallsTo("WaitForMutex").Count()); // the ended owner's, and the clone's one wait
+        Assert.Single(_kernel.CallsTo("ReleaseMutex")); // the clone's: it owned the mutex
+        int next = -1;
+        OnAThreadThatEnds(() =>
+        {
+            _kernel.CreateMutex(name!, out SafeWaitHandle mutex);
+            next = _kernel.WaitForMutex(mutex, 0);
+            _kernel.ReleaseMutex(mutex);
+            _kernel.CloseMutex(mutex);
+        });
+        Assert.Equal(0, next); // free, not abandoned still
+        _kernel.CloseMutex(leftOpen!);
+    }
+
+    [Fact]
+    public void A_clone_that_cannot_have_the_mutex_within_the_limit_goes_on_alone_and_is_read_back_whole()
+    {
+        // A process stopped while holding the mutex (a debugger, a squatter of the name): after the limit (600 ms here,
+        // slices of 250 ms: three waits) the clone is made alone, read back whole as every clone of a fresh source.
+        ClonerTransfer transfer = Trusted(waitMilliseconds: 600);
+        string source = TestFiles.Write(Named("obj", "g.dll"), Size, seed: 21);
+        using var holder = new MutexHolder(_kernel);
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "CreateMutex")
+            {
+                holder.Hold(subject);
+            }
+
+            return 0;
+        };
+        int readBacks = transfer.Verifier.ReadBacks;
+        _kernel.Calls.Clear();
+
+        TransferResult result = transfer.Transfer(source, Named("bin", "g.dll"), CancellationToken.None);
+
+        _kernel.Fault = (_, _) => 0;
+        Assert.Equal((TransferMethod.Cloned, NotClonedReason.None), (result.Method, result.Reason));
+        Assert.Equal(File.ReadAllBytes(source), File.ReadAllBytes(Named("bin", "g.dll")));
+        Assert.Equal(readBacks + 1, transfer.Verifier.ReadBacks);
+        Assert.Equal(1 + 3, _kernel.CallsTo("WaitForMutex").Count()); // the holder's, then three slices
+        Assert.Empty(_kernel.CallsTo("ReleaseMutex")); // never owned
+        Assert.Single(_kernel.CallsTo("CloseMutex")); // and its handle closed
+        holder.Dispose();
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    [Fact]
+    public void A_clone_cancelled_while_it_waits_for_the_mutex_stops_and_leaves_no_file_and_no_handle()
+    {
+        // The build is cancelled while another clone holds the mutex: the wait stops at the next slice (never after the
+        // limit), the half-made destination goes, nothing stays open.
+        ClonerTransfer transfer = Trusted();
+        string source = TestFiles.Write(Named("obj", "c.dll"), Size, seed: 22);
+        string destination = Named("bin", "c.dll");
+        using var holder = new MutexHolder(_kernel);
+        using var cancellation = new CancellationTokenSource();
+        int cloning = Environment.CurrentManagedThreadId;
+        _kernel.Fault = (call, subject) =>
+        {
+            if (call == "CreateMutex" && Environment.CurrentManagedThreadId == cloning)
+            {
+                holder.Hold(subject);
+            }
+            else if (call == "WaitForMutex" && Environment.CurrentManagedThreadId == cloning)
+            {
+                cancellation.Cancel();
+            }
+
+            return 0;
+        };
+        _kernel.Calls.Clear();
+
+        Assert.ThrowsAny<OperationCanceledException>(() => transfer.Transfer(source, destination, cancellation.Token));
+
+        _kernel.Fault = (_, _) => 0;
+        Assert.False(File.Exists(destination), "the half-made destination was left");
+        Assert.Equal(1 + 1, _kernel.CallsTo("WaitForMutex").Count()); // the holder's, then one slice
+        Assert.Empty(_kernel.CallsTo("ReleaseMutex"));
+        Assert.Single(_kernel.CallsTo("CloseMutex"));
+        holder.Dispose();
+        Assert.Equal(0, _kernel.OpenHandles);
+    }
+
+    /// <summary>A transfer (a process) whose volume has had one clone read back right (an old file): later clones there are not read back.</summary>
+    private ClonerTransfer Trusted(CloneCopy.CopyEnvironment? environment = null, int waitMilliseconds = WindowsBlockCloner.DefaultSerializedCloneWaitMilliseconds)
+    {
+        var transfer = new ClonerTransfer(() => new WindowsBlockCloner(_kernel, environment: environment) { SerializedCloneWaitMilliseconds = waitMilliseconds }, _diagnostics);
         TrustVolume(transfer);
         return transfer;
+    }
+
+    private static void OnAThreadThatEnds(Action action)
+    {
+        var thread = new Thread(() => action());
+        thread.Start();
+        Assert.True(thread.Join(TimeSpan.FromSeconds(30)));
     }
 
     private void TrustVolume(ClonerTransfer transfer)
@@ -399,6 +524,53 @@ public abstract class FreshSourceCases : IDisposable
     {
         Directory.CreateDirectory(Path.Combine(_directory, folder));
         return Path.Combine(_directory, folder, name);
+    }
+
+    /// <summary>Another clone holding a mutex (on a thread of its own, alive) until disposed.</summary>
+    private sealed class MutexHolder : IDisposable
+    {
+        private readonly SimulatedWindowsSystemCalls _kernel;
+        private readonly ManualResetEventSlim _taken = new();
+        private readonly ManualResetEventSlim _done = new();
+        private Thread? _thread;
+        private bool _disposed;
+
+        public MutexHolder(SimulatedWindowsSystemCalls kernel) => _kernel = kernel;
+
+        /// <summary>Takes the mutex of that name on its thread, once, and returns when it owns it.</summary>
+        public void Hold(string name)
+        {
+            if (_thread is not null)
+            {
+                return;
+            }
+
+            _thread = new Thread(() =>
+            {
+                _kernel.CreateMutex(name, out SafeWaitHandle mutex);
+                _kernel.WaitForMutex(mutex, 0);
+                _taken.Set();
+                _done.Wait();
+                _kernel.ReleaseMutex(mutex);
+                _kernel.CloseMutex(mutex);
+            });
+            _thread.Start();
+            Assert.True(_taken.Wait(TimeSpan.FromSeconds(30)));
+        }
+
+        public void Dispose()
+        {
+            if (_disposed)
+            {
+                return;
+            }
+
+            _disposed = true;
+            _done.Set();
+            _thread?.Join(TimeSpan.FromSeconds(30));
+            _taken.Dispose();
+            _done.Dispose();
+        }
     }
 
     /// <summary>An environment with one variable set (or unset), read as the task reads the process's.</summary>

@@ -2,6 +2,7 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
+using System.Threading;
 using CloneCopy.Platform.Windows;
 using Microsoft.Win32.SafeHandles;
 
@@ -27,6 +28,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     private const long FourGiB = 4L << 30;
     private const string ExtendedPrefix = @"\\?\";
     private const string ExtendedUncPrefix = @"\\?\UNC\";
+
+    /// <summary>The host name a file replaced by a POSIX rename keeps while simulated handles still hold it.</summary>
+    private const string ReplacedAside = ".simulated-replaced-";
 
     private readonly object _lock = new();
     private readonly List<SimulatedVolume> _volumes = new();
@@ -1048,6 +1052,12 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             file.Dispose();
             ForgetDisposed();
             FileState? state = open.File;
+            if (state is not null && !state.Named && Path.GetFileName(open.Path).StartsWith(ReplacedAside, StringComparison.Ordinal)
+                && !_handles.Values.Any(o => ReferenceEquals(o.File, state)))
+            {
+                File.Delete(open.Path); // the last handle of a file a POSIX rename replaced: it goes now
+            }
+
             if (state is null || !state.DeletePending)
             {
                 return;
@@ -1247,7 +1257,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     /// refused when read-only or a directory (ERROR_ACCESS_DENIED, MS-FSA 2.1.5.15.11), and when any open of it does not
     /// share delete (ERROR_ACCESS_DENIED: the target is opened for DELETE). Without POSIX semantics a target another
     /// handle holds open (even sharing delete) is refused too; with them its name goes at once and the handles keep the
-    /// old file. The host's rename(2) makes it one step.
+    /// old file: on the host it is moved aside first (a name only those handles know, removed with the last of them), so
+    /// what is asked through them is asked of it, not of the file now at its old name. The handles of the renamed file
+    /// follow it to its new name.
     /// </summary>
     private int RenameOver(string from, string target, bool replace, bool posix)
     {
@@ -1271,13 +1283,25 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             }
 
             ForgetDisposed();
-            if (!posix && _handles.Values.Any(o => ReferenceEquals(o.File, old)))
+            Open[] holding = _handles.Values.Where(o => ReferenceEquals(o.File, old)).ToArray();
+            if (!posix && holding.Length > 0)
             {
                 return Win32.ErrorAccessDenied;
             }
 
             old.Named = false;
             _files.Remove(target);
+            if (holding.Length > 0)
+            {
+                // Renaming a file the simulator's handles hold is allowed on any host (they share delete); renaming over it
+                // is not under Wine.
+                string aside = Path.Combine(Path.GetDirectoryName(target)!, ReplacedAside + Guid.NewGuid().ToString("N"));
+                File.Move(target, aside);
+                foreach (Open holder in holding)
+                {
+                    holder.Path = aside;
+                }
+            }
         }
 
         FileState? moving = _files.TryGetValue(from, out FileState? state) ? state : null;
@@ -1287,6 +1311,11 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
         {
             _files[target] = moving;
             Touch(moving); // ChangeTime "refers to changes to file metadata, such as renames" (FILE_BASIC_INFO)
+            ForgetDisposed();
+            foreach (Open follower in _handles.Values.Where(o => ReferenceEquals(o.File, moving)))
+            {
+                follower.Path = target;
+            }
         }
 
         return 0;
@@ -1320,7 +1349,9 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
     // WaitForSingleObject on a mutex (its page; Mutex Objects): free, or owned by this thread already (counted), it is this
     // thread's at once; owned by another thread, the wait lasts until that thread releases it or the time is up
-    // (WAIT_TIMEOUT). Ownership is a thread's, as on Windows.
+    // (WAIT_TIMEOUT). Ownership is a thread's, as on Windows; an owner thread that ends without releasing it abandons it,
+    // and the next wait takes it with WAIT_ABANDONED ("the mutex object is abandoned ... the waiting thread gets
+    // ownership": Mutex Objects), as a process killed while holding it leaves it to the next waiter.
     public int WaitForMutex(SafeWaitHandle mutex, int milliseconds)
     {
         SimulatedMutex state = MutexOf(mutex);
@@ -1330,19 +1361,27 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             return fault;
         }
 
-        int me = Environment.CurrentManagedThreadId;
+        Thread me = Thread.CurrentThread;
         var waited = System.Diagnostics.Stopwatch.StartNew();
         lock (state)
         {
-            while (state.Owner != 0 && state.Owner != me)
+            while (state.Owner is Thread owner && owner != me)
             {
+                if (!owner.IsAlive)
+                {
+                    state.Owner = me;
+                    state.Count = 1;
+                    return Win32.WaitAbandoned;
+                }
+
                 int left = milliseconds - (int)waited.ElapsedMilliseconds;
                 if (left <= 0)
                 {
                     return Win32.WaitTimeout;
                 }
 
-                System.Threading.Monitor.Wait(state, left);
+                // A thread that ends pulses nothing: look again at least every 20 ms.
+                System.Threading.Monitor.Wait(state, Math.Min(left, 20));
             }
 
             state.Owner = me;
@@ -1363,14 +1402,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
 
         lock (state)
         {
-            if (state.Owner != Environment.CurrentManagedThreadId)
+            if (state.Owner != Thread.CurrentThread)
             {
                 return Win32.ErrorNotOwner;
             }
 
             if (--state.Count == 0)
             {
-                state.Owner = 0;
+                state.Owner = null;
                 System.Threading.Monitor.PulseAll(state);
             }
 
@@ -1860,7 +1899,8 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
             Share = share;
         }
 
-        public string Path { get; }
+        /// <summary>Where the file is on the host: its name, the name a rename gave it, or where a rename over it put it aside.</summary>
+        public string Path { get; set; }
 
         /// <summary>The file (null for a directory).</summary>
         public FileState? File { get; }
@@ -1930,14 +1970,14 @@ internal sealed class SimulatedWindowsSystemCalls : IWindowsSystemCalls
     }
 }
 
-/// <summary>A named mutex: its owning thread (0: none), how often that thread took it, and the handles to it.</summary>
+/// <summary>A named mutex: its owning thread (null: none), how often that thread took it, and the handles to it.</summary>
 internal sealed class SimulatedMutex
 {
     public SimulatedMutex(string name) => Name = name;
 
     public string Name { get; }
 
-    public int Owner { get; set; }
+    public Thread? Owner { get; set; }
 
     public int Count { get; set; }
 

@@ -151,9 +151,9 @@ internal interface IWindowsSystemCalls
     int CreateMutex(string name, out SafeWaitHandle mutex);
 
     /// <summary>
-    /// WaitForSingleObject on a mutex: 0 once this thread owns it (WAIT_OBJECT_0, and WAIT_ABANDONED: its last owner
-    /// ended without releasing it, and the wait still gives ownership), WAIT_TIMEOUT (258) after
-    /// <paramref name="milliseconds"/>, else the error.
+    /// WaitForSingleObject on a mutex, its answer as it is: 0 (WAIT_OBJECT_0) or WAIT_ABANDONED (0x80) once this thread
+    /// owns it (WAIT_ABANDONED: its last owner thread ended without releasing it, and the wait gives ownership all the
+    /// same: Mutex Objects), WAIT_TIMEOUT (258) after <paramref name="milliseconds"/>, else (WAIT_FAILED) the error.
     /// </summary>
     int WaitForMutex(SafeWaitHandle mutex, int milliseconds);
 

@@ -114,6 +114,9 @@ internal static class Win32
     public const int ErrorAlreadyExists = 183;
     public const int ErrorFilenameExcedRange = 206;
     public const int WaitTimeout = 258;
+
+    /// <summary>WAIT_ABANDONED (0x80): the wait gives ownership of a mutex whose owner thread ended without releasing it.</summary>
+    public const int WaitAbandoned = 0x80;
     public const int ErrorNotOwner = 288;
     public const int ErrorBlockTooManyReferences = 347;
     public const int ErrorDiskQuotaExceeded = 1295;

@@ -9,10 +9,9 @@ namespace CloneCopy.Platform.Windows;
 internal sealed partial class WindowsBlockCloner
 {
     /// <summary>The new destination, cloned from <paramref name="data"/> (the source, or its seed); removed again on failure.</summary>
-    /// <param name="lease">A fresh source's mutex, held for the clone FSCTLs and released right after them; null when not taken.</param>
-    /// <param name="wholeReadBack">The source is fresh: the clone is read back whole.</param>
+    /// <param name="careful"><paramref name="data"/> is fresh: its clone FSCTLs are made under its mutex, and the clone is read back whole.</param>
     /// <param name="seeded"><paramref name="data"/> is a seed, not the source: its refusals do not count against the volume.</param>
-    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, CloneLease? lease, bool wholeReadBack, bool seeded, CancellationToken cancellation)
+    private CloneAttempt CloneTo(SafeFileHandle data, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, string destination, VolumeCapability volume, VolumeState state, long clusterSize, bool careful, bool seeded, CancellationToken cancellation)
     {
         // Created new (never an existing file replaced), shared with no one: no user-mode opener can hold the
         // half-made file. DELETE access is for the failure tail only. CloneCopyAtomicReplace's temporary file is created
@@ -27,7 +26,7 @@ internal sealed partial class WindowsBlockCloner
         bool complete = false;
         try
         {
-            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, lease, wholeReadBack, seeded, cancellation);
+            CloneAttempt attempt = CloneInto(data, to, sourceInfo, integrity, giveIntegrity, state, clusterSize, destination, careful, seeded, cancellation);
             complete = attempt.Kind == CloneAttemptKind.Cloned;
             return attempt;
         }
@@ -75,7 +74,7 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>The steps on the new, empty destination, up to a complete clone.</summary>
     /// <param name="integrity">The destination has (inherits, or is given) integrity streams: never made sparse (an integrity stream cannot be).</param>
     /// <param name="giveIntegrity">The source's integrity setting, to give the destination while it is empty; null when it inherits the same from its folder, or neither has any.</param>
-    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, CloneLease? lease, bool wholeReadBack, bool seeded, CancellationToken cancellation)
+    private CloneAttempt CloneInto(SafeFileHandle from, SafeFileHandle to, Win32FileAllInformation sourceInfo, bool integrity, IntegrityInformation? giveIntegrity, VolumeState state, long clusterSize, string destination, bool careful, bool seeded, CancellationToken cancellation)
     {
         CloneAttempt failure;
         bool refusalCounts = !seeded && (sourceInfo.Attributes & Win32.FileAttributeSparseFile) == 0;
@@ -109,6 +108,12 @@ internal sealed partial class WindowsBlockCloner
         {
             return failure;
         }
+
+        // A fresh source's clones are made one at a time across the session's processes: its mutex, taken right before
+        // the first clone FSCTL and released right after the last (the read-back needs no turn), and disposed at the end
+        // of this attempt whatever happens, on this thread (ReleaseMutex: by its owner only). A wait that is cancelled
+        // throws here, inside the caller's try that removes the half-made destination.
+        using CloneLease? lease = careful ? SerializeClonesOf(from, cancellation) : null;
 
         // The clone itself: the length rounded up to whole clusters, in chunks the FSCTL accepts.
         long rounded = (sourceInfo.EndOfFile + clusterSize - 1) / clusterSize * clusterSize;
@@ -153,7 +158,7 @@ internal sealed partial class WindowsBlockCloner
         // another process cannot change either file meanwhile; after the sparse clear, so a clone that shared nothing
         // and was filled with zeros just now is seen; before the metadata, so a wrong clone is still a half-made file
         // without READONLY or HIDDEN, removed by the failure tail like any other, and the file is copied.
-        if (_readBack?.Check(state.Key, from, to, sourceInfo.EndOfFile, destination, whole: wholeReadBack) is CloneAttempt wrong)
+        if (_readBack?.Check(state.Key, from, to, sourceInfo.EndOfFile, destination, whole: careful) is CloneAttempt wrong)
         {
             return wrong;
         }

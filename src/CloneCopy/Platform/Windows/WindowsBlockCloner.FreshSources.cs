@@ -40,10 +40,11 @@ internal sealed partial class WindowsBlockCloner
 
     /// <summary>
     /// How long a clone waits for another one of the same source before it clones anyway (still read back whole): a clone
-    /// holds the mutex for its FSCTLs only, a flush by ReFS of a large fresh file included, so only a process that stopped
-    /// while holding it (a debugger, a squatter of the name) makes anyone wait this long.
+    /// holds the mutex from right before its first clone FSCTL to right after its last (a flush by ReFS of a large fresh
+    /// file within the first included), so only a process that stopped while holding it (a debugger, a squatter of the
+    /// name) makes anyone wait this long.
     /// </summary>
-    private const int SerializedCloneWaitMilliseconds = 30_000;
+    public const int DefaultSerializedCloneWaitMilliseconds = 30_000;
 
     /// <summary>One wait call at most this long, so that a cancelled build stops waiting soon (an uncontended wait is one call).</summary>
     private const int WaitSliceMilliseconds = 250;
@@ -54,6 +55,9 @@ internal sealed partial class WindowsBlockCloner
     /// read back whole and right, and the copies flushed at the link limit. Forgotten with the volumes.
     /// </summary>
     private readonly ConcurrentDictionary<string, DataIdentity> _onVolume = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>How long a clone waits for the mutex before it goes on alone (<see cref="DefaultSerializedCloneWaitMilliseconds"/>; tests make it short).</summary>
+    public int SerializedCloneWaitMilliseconds { get; init; } = DefaultSerializedCloneWaitMilliseconds;
 
     /// <summary>False with CLONECOPY_TEST_FRESH_SOURCES=unguarded: no source counts as fresh.</summary>
     private readonly bool _guardsFreshSources;
@@ -94,7 +98,10 @@ internal sealed partial class WindowsBlockCloner
     /// are the entry process's children; a service's builds all run in session 0), so Local\ reaches them all and needs
     /// no privilege. Global\ would also reach builds of other sessions, but a mutex another user created there with
     /// default security refuses this user's open (ERROR_ACCESS_DENIED, CreateMutexW) and the global names are every
-    /// session's to take; two sessions cloning one fresh file at the same moment are left to the whole read-back.
+    /// session's to take; two sessions cloning one fresh file at the same moment are left to the whole read-back. In
+    /// session 0 (a build agent's service) Local\ is the global namespace ("Service applications use the global namespace
+    /// by default", Kernel Object Namespaces), shared with every service of any account: a name another account's build
+    /// took refuses this open (ERROR_ACCESS_DENIED), and the clone goes on alone, read back whole.
     /// </para>
     /// </summary>
     private CloneLease? SerializeClonesOf(SafeFileHandle from, CancellationToken cancellation)
@@ -113,19 +120,22 @@ internal sealed partial class WindowsBlockCloner
         bool owned = false;
         try
         {
-            for (int waited = 0; waited < SerializedCloneWaitMilliseconds; waited += WaitSliceMilliseconds)
+            for (int slept = 0; slept < SerializedCloneWaitMilliseconds; slept += WaitSliceMilliseconds)
             {
                 cancellation.ThrowIfCancellationRequested();
-                int error = _calls.WaitForMutex(mutex, WaitSliceMilliseconds);
-                if (error == 0)
+                int waited = _calls.WaitForMutex(mutex, WaitSliceMilliseconds);
+
+                // WAIT_ABANDONED is ownership too (Mutex Objects): a process killed while one of its clones held the
+                // mutex hands it to the next waiter. The clusters that clone may have left half-made are its own file's.
+                if (waited is 0 or Win32.WaitAbandoned)
                 {
                     owned = true;
                     return new CloneLease(_calls, mutex);
                 }
 
-                if (error != Win32.WaitTimeout)
+                if (waited != Win32.WaitTimeout)
                 {
-                    return null;
+                    return null; // WAIT_FAILED: the clone goes on alone
                 }
             }
 
@@ -143,10 +153,15 @@ internal sealed partial class WindowsBlockCloner
     /// <summary>
     /// After a rename of a file this cloner recorded (CloneCopyAtomicReplace's temporary file taking the destination's
     /// name): its records follow it, with the identity it has now (a rename moves ChangeTime: FILE_BASIC_INFO, "changes to
-    /// file metadata, such as renames"). Three calls (open for attributes, FileAllInformation, close), only for such a file.
+    /// file metadata, such as renames"), read through <paramref name="renamed"/>, the handle that renamed it: by the final
+    /// name, the file found could already be another node's copy of the same output (a double write: same last write
+    /// time, same length), its data through the cache, taken for this clone whose data is on the volume. One call
+    /// (FileAllInformation), only for such a file. After MoveFileEx (<paramref name="renamed"/> null) nothing is recorded
+    /// under the final name: that file is fresh by its times again.
     /// </summary>
-    public void Renamed(string from, string to)
+    public void Renamed(string from, string to, SafeFileHandle? renamed)
     {
+        _onVolume.TryRemove(to, out _); // whatever was known there was another file
         bool recorded = _onVolume.TryRemove(from, out DataIdentity before);
         bool seeds = false;
         foreach (Seed seed in _seeds.Values)
@@ -154,22 +169,9 @@ internal sealed partial class WindowsBlockCloner
             seeds |= string.Equals(seed.Path, from, StringComparison.OrdinalIgnoreCase);
         }
 
-        if ((!recorded && !seeds) || _calls.CreateFile(to, Win32.FileReadAttributes, Win32.FileShareRead | Win32.FileShareWrite | Win32.FileShareDelete, Win32.OpenExisting, Win32.FileAttributeNormal, out SafeFileHandle handle) != 0)
+        if ((!recorded && !seeds) || renamed is null || _calls.QueryAllInformation(renamed, out Win32FileAllInformation now) != 0)
         {
             return;
-        }
-
-        Win32FileAllInformation now;
-        try
-        {
-            if (_calls.QueryAllInformation(handle, out now) != 0)
-            {
-                return;
-            }
-        }
-        finally
-        {
-            _calls.CloseHandle(handle);
         }
 
         // The same data as before the rename (its length and last write time), else someone wrote it meanwhile: forgotten.

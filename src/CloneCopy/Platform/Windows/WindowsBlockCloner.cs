@@ -29,7 +29,7 @@ namespace CloneCopy.Platform.Windows;
 /// clone reads a seed instead of the source (<see cref="OpenSeed"/>).
 /// </para>
 /// </summary>
-internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner, IRenameFollowingCloner
+internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, ICopyPreferringCloner, IReadingBackCloner, IRenameFollowingCloner<SafeFileHandle>
 {
     /// <summary>
     /// Bytes per FSCTL call: under the 4 GiB limit (Block Cloning), a multiple of every cluster size, and the chunk the
@@ -242,7 +242,7 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
 
     /// <summary>The clone from the open source: what it would drop, integrity streams, then the new destination.</summary>
     /// <param name="mayAskCopyFile">False where the file may not be left to CopyFile (the guard, a clone in place of a link): such a file never asks the CopyFile question, whose copy is kept where CopyFile copies, since it must be a clone.</param>
-    /// <param name="fresh">The source's data may still be only in the cache (<see cref="IsFresh"/>): its clone is made under its mutex and read back whole.</param>
+    /// <param name="fresh">The source's data may still be only in the cache (<see cref="IsFresh"/>): its clone FSCTLs are made under its mutex, and the clone is read back whole.</param>
     private CloneAttempt CloneFrom(SafeFileHandle from, Win32FileAllInformation sourceInfo, string source, string destination, VolumeCapability volume, VolumeState state, bool mayAskCopyFile, bool fresh, CancellationToken cancellation)
     {
         CloneAttempt failure;
@@ -311,11 +311,9 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         // CloneCopy's own copy, flushed, so the source's freshness does not matter then.
         SafeFileHandle? seed = OpenSeed(source, sourceInfo);
         bool careful = fresh && seed is null;
-        CloneLease? lease = null;
         try
         {
-            lease = careful ? SerializeClonesOf(from, cancellation) : null;
-            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, lease, wholeReadBack: careful, seeded: seed is not null, cancellation);
+            CloneAttempt attempt = CloneTo(seed ?? from, sourceInfo, integrity, giveIntegrity, destination, volume, state, clusterSize, careful, seeded: seed is not null, cancellation);
             if (careful && attempt.Kind == CloneAttemptKind.Cloned && _readBack is not null)
             {
                 RememberOnVolume(source, DataIdentity.Of(sourceInfo)); // read back whole and right: its data is on the volume
@@ -337,7 +335,6 @@ internal sealed partial class WindowsBlockCloner : IFileCloner, ISeedingCloner, 
         }
         finally
         {
-            lease?.Dispose();
             if (seed is not null)
             {
                 _calls.CloseHandle(seed);

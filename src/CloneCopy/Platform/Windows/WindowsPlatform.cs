@@ -86,12 +86,12 @@ internal sealed class WindowsPlatform : IPlatform
     public bool TryCreateSymbolicLink(string existingPath, string newPath, out string error) =>
         WindowsLinks.TryCreateSymbolicLink(_kernel, WindowsOsBuild.Current, existingPath, newPath, out error);
 
-    /// <summary>The rename, then the transfer chain told where the file it wrote now is (a seed made at the link limit follows it).</summary>
-    public void ReplaceWith(string replacementPath, string destinationPath)
-    {
-        WindowsReplace.Replace(_kernel, replacementPath, destinationPath);
-        _transfer.Renamed(replacementPath, destinationPath);
-    }
+    /// <summary>
+    /// The rename, and the transfer chain told where the file it wrote now is (a seed made at the link limit follows it),
+    /// with the handle that renamed it, through which the renamed file itself is seen (null after MoveFileEx's fallback).
+    /// </summary>
+    public void ReplaceWith(string replacementPath, string destinationPath) =>
+        WindowsReplace.Replace(_kernel, replacementPath, destinationPath, renamed => _transfer.Renamed(replacementPath, destinationPath, renamed));
 
     /// <summary>.NET follows links itself; the .NET Framework build asks kernel32 for the final path.</summary>
     public FileInfo FileItLeadsTo(string path) =>

@@ -384,14 +384,10 @@ internal sealed partial class WindowsSystemCalls : IWindowsSystemCalls
 
     public int WaitForMutex(SafeWaitHandle mutex, int milliseconds)
     {
-        const uint WaitObject0 = 0, WaitAbandoned = 0x80, WaitFailed = 0xFFFFFFFF;
+        // WAIT_OBJECT_0 (0), WAIT_ABANDONED (0x80) and WAIT_TIMEOUT (258) as they are: the cloner decides what they mean.
+        const uint WaitFailed = 0xFFFFFFFF;
         uint waited = Native.WaitForSingleObject(mutex, (uint)milliseconds);
-        return waited switch
-        {
-            WaitObject0 or WaitAbandoned => 0,
-            WaitFailed => LastErrorOr(Win32.ErrorGenFailure),
-            _ => (int)waited, // WAIT_TIMEOUT (258), which is also the Win32 error of that name
-        };
+        return waited == WaitFailed ? LastErrorOr(Win32.ErrorGenFailure) : (int)waited;
     }
 
     public int ReleaseMutex(SafeWaitHandle mutex) => Native.ReleaseMutex(mutex) ? 0 : LastErrorOr(Win32.ErrorGenFailure);
