@@ -11,6 +11,7 @@ command -v mkfs.btrfs >/dev/null 2>&1 || need+=(btrfs-progs)
 command -v mkfs.ext4 >/dev/null 2>&1 || need+=(e2fsprogs)
 command -v filefrag >/dev/null 2>&1 || need+=(e2fsprogs)
 command -v jq >/dev/null 2>&1 || need+=(jq)   # scripts/check-build-compare.sh reads the tool's JSON with it
+command -v unzip >/dev/null 2>&1 || need+=(unzip)   # scripts/check-release.sh opens the packed packages with it
 command -v strace >/dev/null 2>&1 || need+=(strace) # the system-call budget tests count calls per file with it
 command -v fuse-overlayfs >/dev/null 2>&1 || need+=(fuse-overlayfs) # ContainerFilesystemsTests: a rootless container's filesystem
 # scripts/check-windows-scripts.sh reads the CI files (azure-pipelines.yml, .github/workflows/ci.yml) with PyYAML.
