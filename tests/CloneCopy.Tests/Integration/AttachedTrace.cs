@@ -10,7 +10,9 @@ namespace CloneCopy.Tests.Integration;
 
 /// <summary>
 /// strace(1) attached to processes that already run (a build server and its worker nodes between two builds), with all
-/// their threads and the processes they start, recording pread64 and ioctl calls with file paths until <see cref="Stop"/>.
+/// their threads and the processes they start, recording some calls with file paths (pread64 and ioctl unless told)
+/// until <see cref="Stop"/>. It can also hold each of those calls back before it runs (strace's inject=...:delay_enter),
+/// which makes a build's copies as slow as a test needs them, whatever the machine's speed.
 /// </summary>
 internal sealed class AttachedTrace : IDisposable
 {
@@ -18,11 +20,12 @@ internal sealed class AttachedTrace : IDisposable
     private readonly string _file;
     private bool _stopped;
 
-    public AttachedTrace(string file, IEnumerable<int> pids)
+    public AttachedTrace(string file, IEnumerable<int> pids, string calls = "pread64,ioctl", TimeSpan? delayEachCall = null)
     {
         _file = file;
         int[] attached = [.. pids];
-        var start = new ProcessStartInfo("strace", $"-f -y -e trace=pread64,ioctl -o \"{file}\" {string.Join(' ', attached.Select(p => $"-p {p}"))}")
+        string delay = delayEachCall is { } held ? $" -e inject={calls}:delay_enter={(long)held.TotalMicroseconds}" : string.Empty;
+        var start = new ProcessStartInfo("strace", $"-f -y -e trace={calls}{delay} -o \"{file}\" {string.Join(' ', attached.Select(p => $"-p {p}"))}")
         {
             RedirectStandardError = true,
             RedirectStandardOutput = true,

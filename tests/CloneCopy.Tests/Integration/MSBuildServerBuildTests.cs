@@ -169,8 +169,10 @@ public sealed partial class MSBuildServerBuildTests
     [FilesystemFact]
     public void A_build_cancelled_on_the_server_is_followed_by_a_complete_and_correct_one()
     {
-        // Ctrl+C (SIGINT to the `dotnet build` client) while the server copies 24 files of 8 MiB on ext4 (a plain copy,
-        // slow enough to be met half-way), then the same build again through the same server.
+        // Ctrl+C (SIGINT to the `dotnet build` client) while the server copies 24 files of 8 MiB on ext4, then the same
+        // build again through the same server. A copy that ends before the Ctrl+C arrives would test nothing, and a fast
+        // disk copies all 24 in a blink: strace holds each of the server's copy_file_range calls back for 2 s, so the
+        // Copy is still at its first files when the cancel reaches it, on any machine.
         using var mount = new ReplaceableMount();
         using var session = new MSBuildServerSession(Path.Combine(mount.Scratch, "nuget-packages"));
         string root = mount.Mount(FilesystemKind.Ext4);
@@ -191,22 +193,40 @@ public sealed partial class MSBuildServerBuildTests
             repository.Content(Path.Combine("App", "big", names[i]), 8 << 20, 100 + i);
         }
 
+        // The server started by a build of its own (-m:1: no worker node), so that strace is on it before this build starts.
+        var (started, startLog) = session.Run($"build \"{WriteProbe(mount.Scratch)}\" --no-restore -m:1 -v:n -nologo -tl:off", mount.Scratch);
+        Assert.True(started == 0, startLog);
+        int server = Assert.Single(session.Processes(), p => p.NodeMode == 8).Pid;
+
         string project = Path.Combine(root, "App", "App.csproj");
         bool cancelled = false;
-        var (code, log) = session.Run($"build \"{project}\" -v:n -nologo -tl:off", mount.Scratch, onLine: (line, client) =>
+        string[] calls;
+        int code;
+        string log;
+        using (var slowed = new AttachedTrace(Path.Combine(mount.Scratch, "cancelled.trace"), [server], "copy_file_range", TimeSpan.FromSeconds(2)))
         {
-            if (!cancelled && line.Contains("Copying file from", StringComparison.Ordinal) && line.Contains("big", StringComparison.Ordinal))
+            (code, log) = session.Run($"build \"{project}\" -m:1 -v:n -nologo -tl:off", mount.Scratch, onLine: (line, client) =>
             {
-                cancelled = true;
-                ProcessRunner.Run("kill", $"-INT {client.Id}");
-            }
-        });
+                if (!cancelled && line.Contains("Copying file from", StringComparison.Ordinal) && line.Contains("big", StringComparison.Ordinal))
+                {
+                    cancelled = true;
+                    ProcessRunner.Run("kill", $"-INT {client.Id}");
+                }
+            });
+            calls = slowed.Stop();
+        }
 
         Assert.True(cancelled, log);
         Assert.True(code != 0, $"the build was not cancelled:{Environment.NewLine}{log}");
         int first = Assert.Single(ProjectProcesses(log)).Value;
+        Assert.Equal(server, first);
         string output = Path.Combine(root, "App", "bin", "Debug", "net10.0", "big");
         int copiedBefore = Directory.Exists(output) ? Directory.GetFiles(output).Length : 0;
+
+        // The server's copies were the slowed ones, and the cancel met the Copy half-way: some of the 24 were never begun.
+        int bigCopies = calls.Count(c => c.Contains("copy_file_range(", StringComparison.Ordinal) && c.Contains("/big/big", StringComparison.Ordinal));
+        Assert.True(bigCopies > 0, $"no copy_file_range of a big file in the server {server}:{Environment.NewLine}{string.Join(Environment.NewLine, calls.Take(20))}");
+        Assert.True(copiedBefore < names.Length, $"{copiedBefore} of {names.Length} big files were in the output after the cancel: it did not meet the Copy half-way ({bigCopies} copy_file_range calls seen)");
 
         // MSBuild 18.9's server ends itself after a cancelled build (seen as well with a project without CloneCopy): the
         // next build then starts a new one, and what the cancelled build left is on disk only. Where a server is still
@@ -238,9 +258,7 @@ public sealed partial class MSBuildServerBuildTests
     /// <summary>Builds a one-target project through the session until it is built in <paramref name="server"/>, for at most two minutes.</summary>
     private static void WaitUntilTheServerTakesBuilds(MSBuildServerSession session, string scratch, int server)
     {
-        string probe = Path.Combine(scratch, "probe", "probe.proj");
-        Directory.CreateDirectory(Path.GetDirectoryName(probe)!);
-        File.WriteAllText(probe, SayProcessTarget.Replace("Name=\"_TestSaysItsProcess\" AfterTargets=\"BeforeBuild\"", "Name=\"Build\"", StringComparison.Ordinal));
+        string probe = WriteProbe(scratch);
         var tried = new List<string>();
         var stopwatch = System.Diagnostics.Stopwatch.StartNew();
         while (stopwatch.Elapsed < TimeSpan.FromMinutes(2))
@@ -257,6 +275,15 @@ public sealed partial class MSBuildServerBuildTests
         }
 
         Assert.Fail($"the server {server} took no build in two minutes after the cancelled one: {string.Join("; ", tried)}");
+    }
+
+    /// <summary>A project with nothing to restore or copy whose Build says its process: probe/probe.proj under <paramref name="scratch"/>.</summary>
+    private static string WriteProbe(string scratch)
+    {
+        string probe = Path.Combine(scratch, "probe", "probe.proj");
+        Directory.CreateDirectory(Path.GetDirectoryName(probe)!);
+        File.WriteAllText(probe, SayProcessTarget.Replace("Name=\"_TestSaysItsProcess\" AfterTargets=\"BeforeBuild\"", "Name=\"Build\"", StringComparison.Ordinal));
+        return probe;
     }
 
     /// <summary>Each project's build says its process: the target runs in the process that builds the project and runs its tasks.</summary>
