@@ -233,6 +233,7 @@ echo
 say "closing lines of .ci/run in Debian 13:"
 # test.sh's lane lines follow its last blank line; .ci/run adds its time after them.
 awk 'NF == 0 { n = 0; delete block; next } { block[++n] = $0 } END { for (i = 1; i <= n; i++) print block[i] }' "$log"
+grep '^lane times:' "$log" | tail -1 || true
 say "peak memory $(gib "$peak") of $memory (the kernel's count, page cache included), anonymous memory at most $(gib "$anon") (sampled every 2 s); $(limit_hits)"
 say "wall time $((wall / 60)) min $((wall % 60)) s (making the root not included when it was reused), CPUs $cpus of this machine's $(nproc --all)"
 say "differs from a hosted agent: the kernel is this machine's ($(uname -r)), shared with its other work, and so are its 2 CPUs, loop devices and disk; Debian 13's packages, not Ubuntu 24.04's (Wine 10 here, Wine 9 there); a chroot in its own PID and mount namespaces under a cgroup v1 limit (page cache counted), not a VM of 7 GB with its own kernel; no Docker, no systemd; Wine installed in the root beforehand (the job's wine-lane installs it); the .NET SDK is this machine's $(dotnet --version), bound read-only, not one installed by UseDotNet/setup-dotnet; NuGet's feed and Debian's mirror through this machine's proxy (its CA copied in, NUGET_CERT_REVOCATION_MODE=offline); no network beyond them"

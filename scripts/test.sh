@@ -47,12 +47,17 @@ source scripts/lib/xunit-summary.sh
 source scripts/lib/built.sh
 status=0
 lines=()
+# Each lane's wall time, printed before the lane lines: the whole run must stay within CI's budget (docs/development.md).
+times=()
+mark=$(date +%s)
+took() { local now; now=$(date +%s); times+=("$1 $((now - mark)) s"); mark=$now; }
 
 log=$(mktemp)
 dotnet "$(built_assembly tests/CloneCopy.Tests)" -noLogo -noColor -parallel none 2>&1 | tee "$log"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 lines+=("$(xunit_line "linux ($(id -un))" "$log")")
 rm -f "$log"
+took linux
 
 out=$(mktemp)
 if [[ $(id -u) -eq 0 ]]; then
@@ -62,18 +67,22 @@ if [[ $(id -u) -eq 0 ]]; then
 elif [[ "${CI:-}" == "true" ]]; then
   lines+=("unprivileged and variant differential lanes: need root"); status=1
 fi
+took differential
 
 # Injected system-call faults, MSBuild's Copy against CloneCopy's (scripts/fault-lane.sh; needs root and strace).
 bash scripts/fault-lane.sh > "$out" || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
 
+took faults
 bash scripts/wine-lane.sh > "$out" || status=1
 lines+=("$(tail -1 "$out")")
+took wine
 
 bash scripts/check-demo.sh > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took demo
 
 # The commands a new user copies for a repository of their own, verbatim from a fresh clone with no tags, empty
 # caches and HOME (scripts/check-doc-commands.sh): it packs both packages again there, as the commands do, and
@@ -82,6 +91,7 @@ lines+=("$(tail -1 "$out")")
 bash scripts/check-doc-commands.sh > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took doc-commands
 
 # clonecopy-compare (docs/build-compare.md): its own tests, then one comparison of samples/Repository checked
 # for a report, a JSON file and a chart that agree.
@@ -93,6 +103,7 @@ rm -f "$log"
 bash scripts/check-build-compare.sh > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took build-compare
 
 # The release check (scripts/check-release.sh, what the release stage runs on the packages it pushes), here on this
 # commit's packages as check-build-compare.sh just packed them: the same build, nothing packed again.
@@ -102,17 +113,20 @@ cp artifacts/packages/CloneCopy.[0-9]*.nupkg artifacts/check-build-compare/feed/
 bash scripts/check-release.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took release
 
 # Every hand-made mistake of scripts/mistakes.sh can still be made (its text is still in its file), so that the
 # exercise does not rot between its whole runs: a second.
 MISTAKES_CAN_BE_MADE=1 bash scripts/mistakes.sh > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took mistakes
 
 # The Windows jobs' scripts, which nothing here runs on Windows: parsed, and their packaging functions run on the same package.
 bash scripts/check-windows-scripts.sh "$release/packages" > "$out" 2>&1 || status=1
 cat "$out"
 lines+=("$(tail -1 "$out")")
+took windows-scripts
 rm -f "$out"
 
 # Under CI a skipped test is a failure wherever it comes from: each test that needs something makes itself fail
@@ -126,6 +140,7 @@ if [[ "${CI:-}" == "true" ]]; then
   done
 fi
 
+(IFS=,; echo "lane times:${times[*]/#/ }")
 echo
 printf '%s\n' "${lines[@]}"
 if ((status == 0)); then echo "all lanes passed"; else echo "FAILED"; fi
