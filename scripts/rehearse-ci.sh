@@ -206,7 +206,10 @@ cp /usr/local/share/ca-certificates/*.crt "$r/usr/local/share/ca-certificates/" 
 cp /root/.nuget/NuGet/NuGet.Config "$r/root/.nuget/NuGet/" 2>/dev/null || true
 cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
 echo "rehearsal: inside: Debian $(cat "$r/etc/debian_version"), $(chroot "$r" wine --version 2>/dev/null), .NET SDK $(chroot "$r" dotnet --version), kernel $(uname -r)"
-chroot "$r" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/runner LANG=C.UTF-8 \
+# Every signal at its default, as an agent starts a step: the run is started in the background below, and a
+# non-interactive shell starts background commands with SIGINT and SIGQUIT ignored, which every process inherits
+# (.NET then leaves them ignored: a Ctrl+C a test sends a `dotnet build` would go unseen).
+chroot "$r" env --default-signal -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/runner LANG=C.UTF-8 \
   USER=root LOGNAME=root SUDO_USER=runner SUDO_UID=1001 SUDO_GID=1001 \
   CI=true TF_BUILD=True DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 NUGET_CERT_REVOCATION_MODE=offline \
   bash -c "cd $workspace && $command"

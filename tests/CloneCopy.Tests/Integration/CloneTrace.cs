@@ -16,7 +16,7 @@ internal static partial class CloneTrace
     {
         var cloneByThread = new Dictionary<string, (string Destination, int CallsLeft)>();
         int clones = 0, readBacks = 0;
-        foreach (string call in calls)
+        foreach (string call in Joined(calls))
         {
             Match traced = TracedCall().Match(call);
             if (!traced.Success)
@@ -47,10 +47,51 @@ internal static partial class CloneTrace
         return (clones, readBacks);
     }
 
+    /// <summary>
+    /// The calls with each split one joined again. With -f, a call another thread's call interrupts in the record is
+    /// written in two lines, "1234 ioctl(8&lt;/x/bin/a.dll&gt;, FICLONE, 6&lt;/x/a.dll&gt; &lt;unfinished ...&gt;" and later
+    /// "1234 &lt;... ioctl resumed&gt;) = 0": only joined does the first say that it cloned. The busier the machine, the more
+    /// calls are split, so a clone read back would otherwise be missed when it mattered least.
+    /// </summary>
+    internal static IEnumerable<string> Joined(IEnumerable<string> calls)
+    {
+        var unfinished = new Dictionary<string, string>();
+        foreach (string call in calls)
+        {
+            Match begun = Unfinished().Match(call);
+            if (begun.Success)
+            {
+                unfinished[begun.Groups["thread"].Value] = begun.Groups["start"].Value;
+                continue;
+            }
+
+            Match ended = Resumed().Match(call);
+            if (ended.Success && unfinished.Remove(ended.Groups["thread"].Value, out string? start))
+            {
+                yield return start + ended.Groups["rest"].Value;
+                continue;
+            }
+
+            yield return call;
+        }
+
+        // A call still unfinished when the record ended (its process killed in it): its arguments, without a result.
+        foreach (string start in unfinished.Values)
+        {
+            yield return start;
+        }
+    }
+
     // "1234 pread64(7</x/bin/a.dll>, ..." and "1234 ioctl(7</x/bin/a.dll>, BTRFS_IOC_CLONE or FICLONE, 6) = 0" (strace names
     // the request by both its names).
     [GeneratedRegex(@"^(?<thread>\d+) +(?<call>pread64|ioctl)\((?<descriptor>\d+<[^>]+>)")]
     private static partial Regex TracedCall();
+
+    [GeneratedRegex(@"^(?<start>(?<thread>\d+) +.*?) <unfinished \.\.\.>$")]
+    private static partial Regex Unfinished();
+
+    [GeneratedRegex(@"^(?<thread>\d+) +<\.\.\. [a-z0-9_]+ resumed>(?<rest>.*)$")]
+    private static partial Regex Resumed();
 
     [GeneratedRegex(@", (?:BTRFS_IOC_CLONE or )?FICLONE, \d+(?:<[^>]+>)?\) = 0")]
     private static partial Regex FiClone();

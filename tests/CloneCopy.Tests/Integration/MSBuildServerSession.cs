@@ -165,7 +165,11 @@ public sealed class MSBuildServerSession : IDisposable
 
     private ProcessStartInfo Start(string arguments, string workingDirectory, IReadOnlyDictionary<string, string>? environment)
     {
-        var start = new ProcessStartInfo("dotnet", arguments)
+        // Through env(1) with SIGINT at its default: a process started in the background by a non-interactive shell (a CI
+        // step, `cmd &` in a script, nohup) ignores SIGINT, every process it starts inherits that, and .NET then leaves it
+        // ignored, so the client would never see the Ctrl+C a test sends it. A user's terminal gives it the default.
+        // env replaces itself with dotnet: the process started is the client, under the same id.
+        var start = new ProcessStartInfo("env", $"--default-signal=INT dotnet {arguments}")
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
